@@ -1,0 +1,81 @@
+/**
+ * Domain vocabulary shared by every module (README.md § Words, state.md, kube.md).
+ * Types only: no behaviour lives here.
+ */
+
+export type Role = "gateway" | "agent";
+export type Plane = "control" | "execution";
+export type SourceId = "gateway" | "agent" | "sandbox";
+export type Tier = "standard" | "sensitive";
+export type AgentState = "running" | "stopped" | "deleted";
+export type Action = "read" | "operate" | "read_logs" | "administer";
+export type Level = "error" | "warn" | "info" | "debug";
+
+export interface RolePlacement {
+  clusterId: string;
+  namespace: string;
+  plane: Plane;
+}
+
+/** Role → where its Pods run. An embedded Harness has no `agent` entry. */
+export type Placement = Partial<Record<Role, RolePlacement>>;
+
+export interface SandboxRef {
+  driver: "openshell";
+  endpointRef: string;
+  sandboxName: string;
+  workspace: string;
+}
+
+export interface AgentRecord {
+  namespaceId: string;
+  agentId: string;
+  tier: Tier;
+  state: AgentState;
+  activeDeploymentId: string;
+  stateVersion: number;
+}
+
+export interface DeploymentRecord {
+  namespaceId: string;
+  agentId: string;
+  deploymentId: string;
+  revision: number;
+  createdAt: string;
+  computeDriver: string;
+  runtimeLogging: "service" | "driver";
+  placement: Placement;
+  sandbox?: SandboxRef;
+}
+
+export interface ClusterRecord {
+  clusterId: string;
+  kubeconfigRef: string;
+  displayName: string;
+}
+
+export interface GrantRecord {
+  principalId: string;
+  namespaceId: string;
+  /** An Agent ID, or `*` for every Agent of the namespace. */
+  agentId: string;
+  actions: Action[];
+}
+
+/** One log read as the driver returns it (kube.md § readLog); raw, untrusted text. */
+export interface LogChunk {
+  /** The body as read with `timestamps=true`, decoded as UTF-8. */
+  text: string;
+  /** The body reached `limitBytes`: the last line may be cut mid-way. */
+  truncated: boolean;
+  /** The byte limit the read used. */
+  limitBytes: number;
+  pod: string;
+  /** UID and restart count the read was made against. */
+  podUid: string;
+  container: string;
+  restartCount: number;
+  previous: boolean;
+  /** The Pod as re-read after the log read; null when it was gone. Differs from the above on replacement mid-read. */
+  observedAfter: { podUid: string; restartCount: number } | null;
+}
