@@ -1,0 +1,148 @@
+/**
+ * Validation of command-line values, before any request (exit 2 on failure). Rules mirror the
+ * HTTP contract (api.md) so the server never has to reject what the CLI let through.
+ */
+import { UsageError } from "./errors.ts";
+
+export const ID_PATTERN = /^[a-z0-9]([a-z0-9_-]{0,62}[a-z0-9])?$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+export const SOURCES = ["gateway", "agent", "sandbox"] as const;
+export type Source = (typeof SOURCES)[number];
+export const LEVELS = ["error", "warn", "info", "debug"] as const;
+export type MinLevel = (typeof LEVELS)[number];
+
+export const MIN_SINCE_SECONDS = 1;
+export const MAX_SINCE_SECONDS = 86_400;
+export const MAX_TAIL = 1000;
+
+/** Shows a user-supplied value in an error message without letting it play tricks. */
+export function quoteArg(value: string): string {
+  const shown = value.length > 80 ? `${value.slice(0, 80)}…` : value;
+  return JSON.stringify(shown).replace(/[\p{Cf}\p{Zl}\p{Zp}\u007f-\u009f]/gu, (c) => {
+    const cp = c.codePointAt(0) ?? 0;
+    return `\\u{${cp.toString(16).toUpperCase()}}`;
+  });
+}
+
+export function parseId(what: string, value: string): string {
+  if (!ID_PATTERN.test(value))
+    throw new UsageError(
+      `${what} ${quoteArg(value)} is not a valid ID (lowercase letters, digits, '-' and '_', 1-64 characters, starting and ending with a letter or digit)`,
+    );
+  return value;
+}
+
+export function parsePod(value: string): string {
+  if (value.length < 1 || value.length > 253 || !DNS_SUBDOMAIN.test(value))
+    throw new UsageError(`--pod ${quoteArg(value)} is not a valid Pod name (a DNS subdomain, 1-253 characters)`);
+  return value;
+}
+
+export function parseTail(value: string): number {
+  const n = /^[0-9]{1,7}$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(n) || n < 1 || n > MAX_TAIL)
+    throw new UsageError(`--tail ${quoteArg(value)} must be a whole number from 1 to ${MAX_TAIL}`);
+  return n;
+}
+
+const UNIT_NANOS: Record<string, number> = {
+  ns: 1,
+  us: 1e3,
+  "µs": 1e3,
+  "μs": 1e3,
+  ms: 1e6,
+  s: 1e9,
+  m: 60e9,
+  h: 3600e9,
+};
+const DURATION_PART = /([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h)/y;
+
+/**
+ * Parses a Go-style duration (`30s`, `10m`, `2h`, `1h30m`, `1.5h`, `500ms`) into whole seconds,
+ * rounded up like `kubectl logs --since`, and bounded to 1 s – 24 h.
+ */
+export function parseSince(value: string): number {
+  const fail = (why: string) =>
+    new UsageError(`--since ${quoteArg(value)} ${why} (examples: 30s, 10m, 2h, 1h30m; from 1s to 24h)`);
+  if (value.length === 0 || value.length > 64) throw fail("is not a duration");
+  let nanos = 0;
+  let i = 0;
+  while (i < value.length) {
+    DURATION_PART.lastIndex = i;
+    const m = DURATION_PART.exec(value);
+    if (m === null) throw fail("is not a duration");
+    nanos += Number(m[1]) * UNIT_NANOS[m[2]!]!;
+    i = DURATION_PART.lastIndex;
+  }
+  const seconds = Math.ceil(Math.round(nanos) / 1e9);
+  if (!Number.isFinite(seconds) || seconds < MIN_SINCE_SECONDS) throw fail("is too short");
+  if (seconds > MAX_SINCE_SECONDS) throw fail("is too long");
+  return seconds;
+}
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|([+-])(\d{2}):(\d{2}))$/;
+
+/**
+ * Parses an RFC 3339 time into the UTC form the API takes (`…Z`, fraction digits kept). Offsets are
+ * converted; an impossible calendar date (Feb 30, hour 24) is refused rather than normalized.
+ */
+export function parseSinceTime(value: string, now: number): string {
+  const fail = (why: string) =>
+    new UsageError(`--since-time ${quoteArg(value)} ${why} (example: 2026-11-29T12:00:00Z)`);
+  const m = RFC3339.exec(value);
+  if (m === null) throw fail("is not an RFC 3339 time");
+  const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((k) => Number(m[k]));
+  const local = Date.UTC(y!, mo! - 1, d!, h!, mi!, s!);
+  const check = new Date(local);
+  if (
+    check.getUTCFullYear() !== y ||
+    check.getUTCMonth() !== mo! - 1 ||
+    check.getUTCDate() !== d ||
+    check.getUTCHours() !== h ||
+    check.getUTCMinutes() !== mi ||
+    check.getUTCSeconds() !== s ||
+    y! < 1970
+  )
+    throw fail("is not a valid date and time");
+  let offsetMinutes = 0;
+  if (m[9] !== undefined) {
+    const oh = Number(m[10]);
+    const om = Number(m[11]);
+    if (oh > 23 || om > 59) throw fail("has an invalid offset");
+    offsetMinutes = (m[9] === "+" ? 1 : -1) * (oh * 60 + om);
+  }
+  const utc = local - offsetMinutes * 60_000;
+  if (utc > now) throw fail("is in the future");
+  const whole = new Date(utc).toISOString().slice(0, 19);
+  return `${whole}${m[7] ?? ""}Z`;
+}
+
+/** The API endpoint: an absolute http(s) URL without query or fragment; trailing slashes dropped. */
+export function parseEndpoint(value: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--endpoint ${quoteArg(value)} is not a URL (example: https://api.example.com)`);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    throw new UsageError(`--endpoint ${quoteArg(value)} must be an http or https URL`);
+  if (url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "")
+    throw new UsageError(`--endpoint ${quoteArg(value)} must not carry credentials, a query or a fragment`);
+  url.pathname = url.pathname.replace(/\/+$/, "");
+  return url;
+}
+
+/** True for hosts where plain http cannot leave the machine. */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  return h === "localhost" || h === "::1" || /^127(\.\d{1,3}){3}$/.test(h);
+}
+
+/** A bearer token must be one header-safe word. */
+export function parseToken(value: string): string {
+  if (!/^[\x21-\x7e]{1,8192}$/.test(value))
+    throw new UsageError("--token must be printable ASCII without spaces (1-8192 characters)");
+  return value;
+}

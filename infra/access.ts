@@ -1,0 +1,47 @@
+/**
+ * Who may do what: the exact DynamoDB actions each function needs on each table (state.md). The
+ * stack grants from this table and the synth tests check the template against it.
+ */
+import type { FunctionName } from "./functions.ts";
+
+export type TableKey = "registry" | "state" | "audit";
+
+export interface TableAccess {
+  actions: readonly string[];
+  /** GSIs the function queries. */
+  indexes?: readonly string[];
+}
+
+/** Agents, deployments, clusters and grants: point reads and per-Agent queries. */
+const REGISTRY_READ = ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query"] as const;
+/** Limiter items: read, conditional put and update (never delete: TTL collects idle items). */
+const STATE_READ_WRITE = ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"] as const;
+/** Append-only audit records (conditional put). */
+const AUDIT_APPEND = ["dynamodb:PutItem"] as const;
+/** Restart records: append and read the newest. */
+const AUDIT_APPEND_QUERY = ["dynamodb:PutItem", "dynamodb:Query"] as const;
+
+export const TABLE_ACCESS: Record<FunctionName, Partial<Record<TableKey, TableAccess>>> = {
+  // Denials are audited; the runtime description reads (and records) restart records.
+  status: {
+    registry: { actions: REGISTRY_READ },
+    state: { actions: STATE_READ_WRITE },
+    audit: { actions: AUDIT_APPEND_QUERY },
+  },
+  logs: {
+    registry: { actions: REGISTRY_READ },
+    state: { actions: STATE_READ_WRITE },
+    audit: { actions: AUDIT_APPEND },
+  },
+  download: {
+    registry: { actions: REGISTRY_READ },
+    state: { actions: STATE_READ_WRITE },
+    audit: { actions: AUDIT_APPEND },
+  },
+  // Lists running Agents through the sparse `running` GSI, records restarts.
+  "health-probe": {
+    registry: { actions: REGISTRY_READ, indexes: ["running"] },
+    state: { actions: STATE_READ_WRITE },
+    audit: { actions: AUDIT_APPEND_QUERY },
+  },
+};

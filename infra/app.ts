@@ -1,0 +1,4 @@
+/** The CDK app (`cdk.json`: `npx tsx infra/app.ts`). */
+import { buildApp } from "./build.ts";
+
+buildApp().app.synth();

@@ -1,0 +1,115 @@
+/**
+ * The HTTP API: every route of api.md bound to its function, the chosen authorizer on every route
+ * but `/health` (the API's default authorizer, so a route added later is protected unless it opts
+ * out), stage access logs and default throttling.
+ */
+import { AccessLogFormat } from "aws-cdk-lib/aws-apigateway";
+import {
+  HttpApi,
+  HttpMethod,
+  HttpNoneAuthorizer,
+  type HttpRoute,
+  type HttpStage,
+  type IHttpRouteAuthorizer,
+  LogGroupLogDestination,
+} from "aws-cdk-lib/aws-apigatewayv2";
+import { HttpIamAuthorizer, HttpJwtAuthorizer } from "aws-cdk-lib/aws-apigatewayv2-authorizers";
+import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
+import type { IFunction } from "aws-cdk-lib/aws-lambda";
+import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
+import { Construct } from "constructs";
+import type { AuthorizerSettings } from "../settings.ts";
+
+const DEPLOYMENTS = "/namespaces/{namespaceId}/agents/{agentId}/deployments";
+const RUNTIME = `${DEPLOYMENTS}/{deploymentId}/runtime`;
+
+export type RouteTarget = "status" | "logs" | "download";
+
+export interface RouteSpec {
+  path: string;
+  target: RouteTarget;
+  /** `/health` is the only public route. */
+  public: boolean;
+}
+
+/** The routes of api.md; only GET is routed. */
+export const ROUTES: readonly RouteSpec[] = [
+  { path: "/health", target: "status", public: true },
+  { path: DEPLOYMENTS, target: "status", public: false },
+  { path: RUNTIME, target: "status", public: false },
+  { path: `${RUNTIME}/logs`, target: "logs", public: false },
+  { path: `${RUNTIME}/logs/download`, target: "download", public: false },
+];
+
+export const API_THROTTLE = { burstLimit: 100, rateLimit: 50 } as const;
+
+/**
+ * HTTP API context variables only; no path values, query strings or principal IDs, which the audit
+ * table records where they matter.
+ */
+const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
+  JSON.stringify({
+    requestId: "$context.requestId",
+    requestTime: "$context.requestTime",
+    sourceIp: "$context.identity.sourceIp",
+    routeKey: "$context.routeKey",
+    status: "$context.status",
+    protocol: "$context.protocol",
+    responseLength: "$context.responseLength",
+    responseLatency: "$context.responseLatency",
+    integrationLatency: "$context.integrationLatency",
+    integrationStatus: "$context.integrationStatus",
+    authorizerError: "$context.authorizer.error",
+    integrationError: "$context.integrationErrorMessage",
+  }),
+);
+
+export interface RuntimeLogsApiProps {
+  authorizer: AuthorizerSettings;
+  functions: Record<RouteTarget, IFunction>;
+}
+
+export function routeAuthorizer(settings: AuthorizerSettings): IHttpRouteAuthorizer {
+  if (settings.kind === "iam") return new HttpIamAuthorizer();
+  return new HttpJwtAuthorizer("Jwt", settings.issuer, { jwtAudience: [...settings.audience] });
+}
+
+export class RuntimeLogsApi extends Construct {
+  readonly api: HttpApi;
+  readonly stage: HttpStage;
+  readonly accessLogs: LogGroup;
+  readonly routes = new Map<string, HttpRoute>();
+
+  constructor(scope: Construct, id: string, props: RuntimeLogsApiProps) {
+    super(scope, id);
+    this.accessLogs = new LogGroup(this, "AccessLogs", { retention: RetentionDays.THREE_MONTHS });
+    this.api = new HttpApi(this, "Api", {
+      description: "runtime-logs: agent runtime status and logs",
+      defaultAuthorizer: routeAuthorizer(props.authorizer),
+      createDefaultStage: false,
+    });
+    this.stage = this.api.addStage("DefaultStage", {
+      stageName: "$default",
+      autoDeploy: true,
+      throttle: API_THROTTLE,
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(this.accessLogs),
+        format: ACCESS_LOG_FORMAT,
+      },
+    });
+    const integrations = {
+      status: new HttpLambdaIntegration("Status", props.functions.status),
+      logs: new HttpLambdaIntegration("Logs", props.functions.logs),
+      download: new HttpLambdaIntegration("Download", props.functions.download),
+    } satisfies Record<RouteTarget, HttpLambdaIntegration>;
+    for (const route of ROUTES) {
+      const [added] = this.api.addRoutes({
+        path: route.path,
+        methods: [HttpMethod.GET],
+        integration: integrations[route.target],
+        ...(route.public ? { authorizer: new HttpNoneAuthorizer() } : {}),
+      });
+      if (added) this.routes.set(route.path, added);
+    }
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * One service function: its role (no managed policies: logging is granted on its own log group),
+ * its log group with retention, and the bundled `NodejsFunction`. Table and secret access is granted
+ * with exact actions through `grantTable` and `grantSecretRead`, never with wildcards.
+ */
+import { ArnFormat, Duration, Stack } from "aws-cdk-lib";
+import type { ISecurityGroup, IVpc, SubnetSelection } from "aws-cdk-lib/aws-ec2";
+import { Effect, ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
+import { Architecture, Runtime } from "aws-cdk-lib/aws-lambda";
+import { NodejsFunction, OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs";
+import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
+import { Construct } from "constructs";
+import { BUNDLING, type FunctionSpec } from "../functions.ts";
+
+export interface NetworkPlacement {
+  vpc: IVpc;
+  subnets: SubnetSelection;
+  securityGroup: ISecurityGroup;
+}
+
+export interface ServiceFunctionProps {
+  spec: FunctionSpec;
+  entry: string;
+  environment: Record<string, string>;
+  network: NetworkPlacement | undefined;
+}
+
+export const FUNCTION_LOG_RETENTION = RetentionDays.ONE_MONTH;
+
+/** The runtime of every function: Node.js 22 on Graviton. */
+export const FUNCTION_RUNTIME = Runtime.NODEJS_22_X;
+
+export class ServiceFunction extends Construct {
+  readonly fn: NodejsFunction;
+  readonly role: Role;
+  readonly logGroup: LogGroup;
+
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    super(scope, id);
+    const { spec } = props;
+    this.logGroup = new LogGroup(this, "Logs", { retention: FUNCTION_LOG_RETENTION });
+    this.role = new Role(this, "Role", {
+      assumedBy: new ServicePrincipal("lambda.amazonaws.com"),
+      description: `runtime-logs ${spec.name} function`,
+    });
+    // The function writes only to its own log group (the role has no managed logging policy).
+    this.role.addToPolicy(
+      new PolicyStatement({
+        actions: ["logs:CreateLogStream", "logs:PutLogEvents"],
+        resources: [this.logGroup.logGroupArn],
+      }),
+    );
+    if (props.network) {
+      this.role.addManagedPolicy(
+        ManagedPolicy.fromAwsManagedPolicyName("service-role/AWSLambdaVPCAccessExecutionRole"),
+      );
+    }
+    this.fn = new NodejsFunction(this, "Function", {
+      entry: props.entry,
+      handler: "handler",
+      description: `runtime-logs: ${spec.description}`,
+      runtime: FUNCTION_RUNTIME,
+      architecture: Architecture.ARM_64,
+      memorySize: spec.memoryMiB,
+      timeout: Duration.seconds(spec.timeoutSeconds),
+      role: this.role,
+      logGroup: this.logGroup,
+      environment: props.environment,
+      ...(props.network
+        ? {
+            vpc: props.network.vpc,
+            vpcSubnets: props.network.subnets,
+            securityGroups: [props.network.securityGroup],
+          }
+        : {}),
+      bundling: {
+        forceDockerBundling: false,
+        format: OutputFormat.ESM,
+        target: BUNDLING.target,
+        mainFields: [...BUNDLING.mainFields],
+        banner: BUNDLING.banner,
+        minify: BUNDLING.minify,
+        sourceMap: BUNDLING.sourceMap,
+        sourcesContent: BUNDLING.sourcesContent,
+        externalModules: [...BUNDLING.externalModules],
+      },
+    });
+  }
+}
+
+export interface TableGrant {
+  tableArn: string;
+  actions: readonly string[];
+  /** GSIs the function queries; each is granted by its exact ARN. */
+  indexes?: readonly string[];
+}
+
+/** Grants exact DynamoDB actions on one table (and the named indexes only). */
+export function grantTable(role: Role, grant: TableGrant): void {
+  role.addToPolicy(
+    new PolicyStatement({
+      effect: Effect.ALLOW,
+      actions: [...grant.actions],
+      resources: [
+        grant.tableArn,
+        ...(grant.indexes ?? []).map((index) => `${grant.tableArn}/index/${index}`),
+      ],
+    }),
+  );
+}
+
+/** Grants `GetSecretValue` on the given secret ARNs (or ARN patterns). */
+export function grantSecretRead(role: Role, secretArns: readonly string[]): void {
+  role.addToPolicy(
+    new PolicyStatement({
+      actions: ["secretsmanager:GetSecretValue"],
+      resources: [...secretArns],
+    }),
+  );
+}
+
+/** The ARN pattern of the kubeconfig secrets operators create under `prefix`. */
+export function secretPrefixArn(scope: Construct, prefix: string): string {
+  return Stack.of(scope).formatArn({
+    service: "secretsmanager",
+    resource: "secret",
+    resourceName: `${prefix}*`,
+    arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+  });
+}

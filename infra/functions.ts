@@ -1,0 +1,71 @@
+/**
+ * The four Lambda functions and how they are bundled: one place for the stack, the bundle-size test
+ * and the cold-start bench, so what is measured is what is deployed.
+ */
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { BuildOptions } from "esbuild";
+
+export type FunctionName = "status" | "logs" | "download" | "health-probe";
+
+export interface FunctionSpec {
+  name: FunctionName;
+  description: string;
+  memoryMiB: number;
+  timeoutSeconds: number;
+}
+
+/**
+ * HTTP functions get 12 s (the 10 s request deadline plus slack, under the HTTP API's 30 s); logs and
+ * download process a 1 MiB page, so they get more memory (and with it more CPU).
+ */
+export const FUNCTIONS: readonly FunctionSpec[] = [
+  { name: "status", description: "Runtime description, deployment list and /health", memoryMiB: 512, timeoutSeconds: 12 },
+  { name: "logs", description: "Redacted, resumable log pages", memoryMiB: 1024, timeoutSeconds: 12 },
+  { name: "download", description: "Redacted log downloads", memoryMiB: 1024, timeoutSeconds: 12 },
+  { name: "health-probe", description: "Scheduled health probe and restart recorder", memoryMiB: 512, timeoutSeconds: 60 },
+];
+
+/** The repository root (this file lives in `infra/`). */
+export const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+export const defaultEntry = (name: FunctionName): string => path.join(REPO_ROOT, "functions", `${name}.ts`);
+
+/** ESM bundles may contain CommonJS code that calls `require` (the Kubernetes client does). */
+export const REQUIRE_SHIM = "import { createRequire } from 'module';const require = createRequire(import.meta.url);";
+
+/**
+ * The bundling choices shared by `NodejsFunction` and a direct `esbuild.build`. Everything is bundled,
+ * the AWS SDK included (`externalModules: []`): the versions pinned in package-lock.json are the ones
+ * tested, whatever SDK the managed runtime happens to ship.
+ */
+export const BUNDLING = {
+  target: "node22",
+  format: "esm",
+  platform: "node",
+  mainFields: ["module", "main"],
+  banner: REQUIRE_SHIM,
+  minify: true,
+  sourceMap: true,
+  sourcesContent: false,
+  externalModules: [] as string[],
+} as const;
+
+/** `esbuild.build` options equal to what `NodejsFunction` runs for `entry` with `BUNDLING`. */
+export function esbuildOptions(entry: string, outfile: string): BuildOptions {
+  return {
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    target: BUNDLING.target,
+    format: BUNDLING.format,
+    platform: BUNDLING.platform,
+    mainFields: [...BUNDLING.mainFields],
+    banner: { js: BUNDLING.banner },
+    minify: BUNDLING.minify,
+    sourcemap: BUNDLING.sourceMap,
+    sourcesContent: BUNDLING.sourcesContent,
+    external: [...BUNDLING.externalModules],
+    logLevel: "silent",
+  };
+}

@@ -1,0 +1,83 @@
+/**
+ * cdk-nag (AWS Solutions) acknowledgements: every finding the stack keeps on purpose, on the
+ * narrowest construct, with the reason. Exported as data so the report and the tests can list them.
+ */
+import { Validations } from "aws-cdk-lib";
+import type { IConstruct } from "constructs";
+import type { RuntimeLogsStack } from "./runtime-logs-stack.ts";
+
+export interface Acknowledgement {
+  construct: IConstruct;
+  id: string;
+  reason: string;
+}
+
+const rule = (id: string) => `AwsSolutions::${id}`;
+
+export const KUBECONFIG_WILDCARD =
+  "AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:runtime-logs/clusters/*]";
+
+export function acknowledgements(stack: RuntimeLogsStack): Acknowledgement[] {
+  const list: Acknowledgement[] = [];
+  for (const key of [stack.keys.cursorKey, stack.keys.identityKey]) {
+    list.push({
+      construct: key,
+      id: rule("AwsSolutions-SMG4"),
+      reason:
+        "The key is rotated by an operator procedure that keeps the old key as `previous` in the same " +
+        "JSON, so cursors and pseudonyms in flight stay verifiable; a rotation Lambda would drop it.",
+    });
+  }
+  for (const fn of Object.values(stack.functions)) {
+    list.push({
+      construct: fn.role,
+      id: rule(KUBECONFIG_WILDCARD),
+      reason:
+        "Kubeconfigs are created by operators under the runtime-logs/clusters/ name prefix (never by " +
+        "the stack) and Secrets Manager appends a random suffix to every ARN, so only a prefix pattern " +
+        "can name them; the action is GetSecretValue alone.",
+    });
+    list.push({
+      construct: fn.fn,
+      id: rule("AwsSolutions-L1"),
+      reason:
+        "The design pins Node.js 22 (the bundles target node22 and the code is tested on it); moving " +
+        "to a newer runtime is a deliberate, tested change, not a silent default.",
+    });
+    if (stack.network) {
+      list.push({
+        construct: fn.role,
+        id: rule(
+          "AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaVPCAccessExecutionRole]",
+        ),
+        reason:
+          "In a VPC, Lambda manages the function's network interfaces with exactly the EC2 actions of " +
+          "this AWS-maintained policy (their resources cannot be named in advance).",
+      });
+    }
+  }
+  const health = stack.api.routes.get("/health");
+  if (health) {
+    list.push({
+      construct: health,
+      id: rule("AwsSolutions-APIG4"),
+      reason:
+        "GET /health is public by contract (api.md): it reports configuration sanity only, never " +
+        "cluster data, and is throttled with the stage. Every other route has the authorizer.",
+    });
+  }
+  list.push({
+    construct: stack.probeScheduleRole,
+    id: rule(`AwsSolutions-IAM5[Resource::<${stack.getLogicalId(stack.functions["health-probe"].fn.node.defaultChild as never)}.Arn>:*]`),
+    reason:
+      "lambda:InvokeFunction on the health probe and its versions/aliases (`:*` of that one " +
+      "function ARN, added by the Scheduler target); the role may invoke nothing else.",
+  });
+  return list;
+}
+
+export function acknowledgeFindings(stack: RuntimeLogsStack): void {
+  for (const ack of acknowledgements(stack)) {
+    Validations.of(ack.construct).acknowledge({ id: ack.id, reason: ack.reason });
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * Stack settings read from CDK context (`cdk.json`, or `-c key=value` on the command line). Values
+ * given on the command line arrive as strings, values from `cdk.json` keep their JSON type, so each
+ * reader accepts both. A bad or missing value fails synth with a message naming the context key.
+ */
+import type { Node } from "constructs";
+
+export type AuthorizerSettings =
+  | { kind: "iam" }
+  | { kind: "jwt"; issuer: string; audience: readonly string[] };
+
+export interface VpcSettings {
+  vpcId: string;
+  subnetIds: readonly string[];
+  /** Route tables of those subnets, for the DynamoDB gateway endpoint (optional; see network.ts). */
+  routeTableIds: readonly string[];
+}
+
+/** Optional limiter overrides (state.md § Limiter); unset ones keep the functions' defaults. */
+export interface LimitSettings {
+  burst?: number;
+  ratePerSecond?: number;
+  downloadCost?: number;
+  principalInFlight?: number;
+  agentInFlight?: number;
+}
+
+export interface StackSettings {
+  runtimeLogsEnabled: boolean;
+  authorizer: AuthorizerSettings;
+  withConsole: boolean;
+  vpc: VpcSettings | undefined;
+  limits: LimitSettings;
+  /** An existing SNS topic the alarms notify (optional). */
+  alarmTopicArn: string | undefined;
+}
+
+/** The context keys this app reads. */
+export const CONTEXT = {
+  runtimeLogsEnabled: "runtimeLogsEnabled",
+  authorizer: "authorizer",
+  jwtIssuer: "jwtIssuer",
+  jwtAudience: "jwtAudience",
+  withConsole: "withConsole",
+  vpcId: "vpcId",
+  subnetIds: "subnetIds",
+  routeTableIds: "routeTableIds",
+  limits: "limits",
+  alarmTopicArn: "alarmTopicArn",
+} as const;
+
+export class SettingsError extends Error {
+  override name = "SettingsError";
+}
+
+type Lookup = (key: string) => unknown;
+
+function readBoolean(get: Lookup, key: string, fallback: boolean): boolean {
+  const value = get(key);
+  if (value === undefined || value === "") return fallback;
+  if (value === true || value === "true") return true;
+  if (value === false || value === "false") return false;
+  throw new SettingsError(`Context "${key}" must be true or false.`);
+}
+
+function readString(get: Lookup, key: string): string | undefined {
+  const value = get(key);
+  if (value === undefined || value === "") return undefined;
+  if (typeof value !== "string") throw new SettingsError(`Context "${key}" must be a string.`);
+  return value.trim();
+}
+
+/** A list: a JSON array of strings, or a comma-separated string. */
+function readList(get: Lookup, key: string): string[] {
+  let value = get(key);
+  if (value === undefined || value === "") return [];
+  if (typeof value === "string" && value.trim().startsWith("[")) {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      throw new SettingsError(`Context "${key}" is not a valid JSON array.`);
+    }
+  }
+  const items = typeof value === "string" ? value.split(",") : value;
+  if (!Array.isArray(items) || items.some((item) => typeof item !== "string")) {
+    throw new SettingsError(`Context "${key}" must be a list of strings (JSON array or comma-separated).`);
+  }
+  return items.map((item: string) => item.trim()).filter((item) => item.length > 0);
+}
+
+function readAuthorizer(get: Lookup): AuthorizerSettings {
+  const kind = readString(get, CONTEXT.authorizer) ?? "iam";
+  if (kind === "iam") return { kind };
+  if (kind !== "jwt") throw new SettingsError(`Context "authorizer" must be "jwt" or "iam".`);
+  const issuer = readString(get, CONTEXT.jwtIssuer);
+  const audience = readList(get, CONTEXT.jwtAudience);
+  if (!issuer || audience.length === 0) {
+    throw new SettingsError(
+      `Context "authorizer=jwt" needs "jwtIssuer" (the issuer URL) and "jwtAudience" (one or more audiences).`,
+    );
+  }
+  if (!/^https:\/\/[^\s]+$/.test(issuer)) throw new SettingsError(`Context "jwtIssuer" must be an https URL.`);
+  return { kind, issuer, audience };
+}
+
+/** EC2 resource IDs: a prefix and 8 or 17 hex digits. */
+const awsId = (prefix: string) => new RegExp(`^${prefix}-([0-9a-f]{8}|[0-9a-f]{17})$`);
+
+function readVpc(get: Lookup): VpcSettings | undefined {
+  const vpcId = readString(get, CONTEXT.vpcId);
+  const subnetIds = readList(get, CONTEXT.subnetIds);
+  const routeTableIds = readList(get, CONTEXT.routeTableIds);
+  if (!vpcId) {
+    if (subnetIds.length > 0 || routeTableIds.length > 0) {
+      throw new SettingsError(`Context "subnetIds" and "routeTableIds" need "vpcId".`);
+    }
+    return undefined;
+  }
+  if (!awsId("vpc").test(vpcId)) throw new SettingsError(`Context "vpcId" must look like vpc-0123456789abcdef0.`);
+  if (subnetIds.length === 0) throw new SettingsError(`Context "vpcId" needs "subnetIds" (private subnets).`);
+  for (const id of subnetIds) {
+    if (!awsId("subnet").test(id)) throw new SettingsError(`Context "subnetIds" has a malformed subnet id.`);
+  }
+  for (const id of routeTableIds) {
+    if (!awsId("rtb").test(id)) throw new SettingsError(`Context "routeTableIds" has a malformed id.`);
+  }
+  return { vpcId, subnetIds, routeTableIds };
+}
+
+const LIMIT_KEYS = ["burst", "ratePerSecond", "downloadCost", "principalInFlight", "agentInFlight"] as const;
+const INTEGER_LIMITS = new Set(["principalInFlight", "agentInFlight"]);
+
+function readLimits(get: Lookup): LimitSettings {
+  let value = get(CONTEXT.limits);
+  if (value === undefined || value === "") return {};
+  if (typeof value === "string") {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      throw new SettingsError(`Context "limits" is not a valid JSON object.`);
+    }
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new SettingsError(`Context "limits" must be an object.`);
+  }
+  const limits: LimitSettings = {};
+  for (const [key, raw] of Object.entries(value)) {
+    const name = LIMIT_KEYS.find((k) => k === key);
+    if (!name) throw new SettingsError(`Context "limits" has an unknown key (known: ${LIMIT_KEYS.join(", ")}).`);
+    const ok = typeof raw === "number" && Number.isFinite(raw) && raw > 0;
+    if (!ok || (INTEGER_LIMITS.has(name) && !Number.isInteger(raw))) {
+      throw new SettingsError(`Context "limits.${name}" must be a positive number.`);
+    }
+    limits[name] = raw;
+  }
+  return limits;
+}
+
+/** Reads every setting from a construct node's context (usually the App's). */
+export function readSettings(node: Node): StackSettings {
+  return settingsFrom((key) => node.tryGetContext(key));
+}
+
+export function settingsFrom(get: Lookup): StackSettings {
+  const alarmTopicArn = readString(get, CONTEXT.alarmTopicArn);
+  if (alarmTopicArn && !/^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[\w-]+$/.test(alarmTopicArn)) {
+    throw new SettingsError(`Context "alarmTopicArn" must be an SNS topic ARN.`);
+  }
+  return {
+    runtimeLogsEnabled: readBoolean(get, CONTEXT.runtimeLogsEnabled, true),
+    authorizer: readAuthorizer(get),
+    withConsole: readBoolean(get, CONTEXT.withConsole, false),
+    vpc: readVpc(get),
+    limits: readLimits(get),
+    alarmTopicArn,
+  };
+}

@@ -1,0 +1,158 @@
+/**
+ * The HTTP contract as data (api.md): path IDs, the closed log query, and how a zod failure becomes
+ * `details` items. Handlers validate with these; tests draw cases from them.
+ */
+import { z } from "zod";
+import { type ErrorDetail, ServiceError } from "./errors.ts";
+
+export const ID_PATTERN = /^[a-z0-9]([a-z0-9_-]{0,62}[a-z0-9])?$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
+const MAX_DETAILS = 32;
+
+const id = z.string().regex(ID_PATTERN);
+
+export const agentPathSchema = z.strictObject({ namespaceId: id, agentId: id });
+export const deploymentPathSchema = z.strictObject({ namespaceId: id, agentId: id, deploymentId: id });
+
+export type AgentPath = z.infer<typeof agentPathSchema>;
+export type DeploymentPath = z.infer<typeof deploymentPathSchema>;
+
+const bool = z.enum(["true", "false"]).transform((v) => v === "true");
+/** Integer without sign or leading zeros, within bounds. */
+const boundedInt = (max: number) =>
+  z
+    .string()
+    .regex(/^[1-9][0-9]{0,5}$/)
+    .transform(Number)
+    .refine((n) => n <= max);
+
+/** A valid calendar instant in RFC 3339 UTC (`…Z`); `Date` alone would accept Feb 30. */
+export function isRfc3339Utc(value: string): boolean {
+  if (!RFC3339_UTC.test(value)) return false;
+  const [y, mo, d, h, mi, s] = [0, 5, 8, 11, 14, 17].map((i) =>
+    Number(value.slice(i, i + (i === 0 ? 4 : 2))),
+  );
+  const date = new Date(Date.UTC(y!, mo! - 1, d!, h!, mi!, s!));
+  return (
+    date.getUTCFullYear() === y &&
+    date.getUTCMonth() === mo! - 1 &&
+    date.getUTCDate() === d &&
+    date.getUTCHours() === h &&
+    date.getUTCMinutes() === mi &&
+    date.getUTCSeconds() === s
+  );
+}
+
+const logQueryFields = {
+  source: z.enum(["gateway", "agent", "sandbox"]),
+  pod: z.string().min(1).max(253).regex(DNS_SUBDOMAIN).optional(),
+  previous: bool.optional(),
+  tailLines: boundedInt(1000).optional(),
+  sinceSeconds: boundedInt(86400).optional(),
+  sinceTime: z.string().refine(isRfc3339Utc).optional(),
+  minLevel: z.enum(["error", "warn", "info", "debug"]).optional(),
+  cursor: z
+    .string()
+    .min(1)
+    .max(2048)
+    .regex(/^[A-Za-z0-9._-]+$/)
+    .optional(),
+  download: bool.optional(),
+};
+
+const logQuerySchema = z.strictObject(logQueryFields);
+const downloadQuerySchema = z.strictObject({
+  ...logQueryFields,
+  cursor: z.never().optional(),
+  download: z.never().optional(),
+});
+
+export interface LogQuery {
+  source: "gateway" | "agent" | "sandbox";
+  pod?: string;
+  previous?: boolean;
+  tailLines?: number;
+  sinceSeconds?: number;
+  sinceTime?: string;
+  minLevel?: "error" | "warn" | "info" | "debug";
+  cursor?: string;
+  download: boolean;
+}
+
+function issuesToDetails(error: z.ZodError, prefix: string): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
+  for (const issue of error.issues) {
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys)
+        details.push({ path: `${prefix}.${safeName(key)}`, code: "unknown_parameter" });
+    } else {
+      const field = issue.path.length > 0 ? `${prefix}.${issue.path.map(String).join(".")}` : prefix;
+      details.push({ path: field, code: issue.input === undefined ? "required" : "invalid_value" });
+    }
+  }
+  return details.slice(0, MAX_DETAILS);
+}
+
+/** Echo a client's parameter name only when it is short and plain; never reflect arbitrary text. */
+function safeName(key: string): string {
+  return /^[A-Za-z0-9_.-]{1,64}$/.test(key) ? key : "?";
+}
+
+export function invalidRequest(details: ErrorDetail[]): ServiceError {
+  return new ServiceError("INVALID_REQUEST", { details: details.slice(0, MAX_DETAILS) });
+}
+
+export function parsePath<T>(
+  schema: z.ZodType<T>,
+  params: Record<string, string | undefined> | undefined,
+): T {
+  const parsed = schema.safeParse(params ?? {});
+  if (!parsed.success) throw invalidRequest(issuesToDetails(parsed.error, "path"));
+  return parsed.data;
+}
+
+/** The status routes take no query at all. */
+export function requireNoQuery(query: Record<string, string | undefined> | undefined): void {
+  const keys = Object.keys(query ?? {});
+  if (keys.length > 0)
+    throw invalidRequest(keys.map((k) => ({ path: `query.${safeName(k)}`, code: "unknown_parameter" })));
+}
+
+/**
+ * Parses the log query strictly. `route` is `logs` (`…/runtime/logs`) or `download`
+ * (`…/runtime/logs/download`, same query minus `cursor`/`download`). `now` decides "not in the future".
+ */
+export function parseLogQuery(
+  query: Record<string, string | undefined> | undefined,
+  route: "logs" | "download",
+  now: number,
+): LogQuery {
+  const parsed = (route === "logs" ? logQuerySchema : downloadQuerySchema).safeParse(query ?? {});
+  if (!parsed.success) throw invalidRequest(issuesToDetails(parsed.error, "query"));
+  const q = parsed.data;
+  const conflicts: ErrorDetail[] = [];
+  if (q.sinceTime !== undefined && q.sinceSeconds !== undefined)
+    conflicts.push({ path: "query.sinceTime", code: "conflict" });
+  if (q.sinceTime !== undefined && Date.parse(q.sinceTime) > now)
+    conflicts.push({ path: "query.sinceTime", code: "in_future" });
+  if (q.cursor !== undefined && q.download === true)
+    conflicts.push({ path: "query.cursor", code: "conflict" });
+  if (q.cursor !== undefined && (q.sinceSeconds !== undefined || q.sinceTime !== undefined))
+    conflicts.push({
+      path: q.sinceTime !== undefined ? "query.sinceTime" : "query.sinceSeconds",
+      code: "conflict",
+    });
+  if (conflicts.length > 0) throw invalidRequest(conflicts);
+  if (q.source === "sandbox" && (q.pod !== undefined || q.previous === true))
+    throw new ServiceError("RUNTIME_LOGS_POD_INVALID");
+  const result: LogQuery = { source: q.source, download: route === "download" || q.download === true };
+  if (q.pod !== undefined) result.pod = q.pod;
+  if (q.previous !== undefined) result.previous = q.previous;
+  if (q.tailLines !== undefined) result.tailLines = q.tailLines;
+  if (q.sinceSeconds !== undefined) result.sinceSeconds = q.sinceSeconds;
+  if (q.sinceTime !== undefined) result.sinceTime = q.sinceTime;
+  if (q.minLevel !== undefined) result.minLevel = q.minLevel;
+  if (q.cursor !== undefined) result.cursor = q.cursor;
+  return result;
+}

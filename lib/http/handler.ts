@@ -1,0 +1,121 @@
+/**
+ * The HTTP adapter every API function shares: a middy handler that gives each request a
+ * server-generated ID and a deadline, turns failures into the error envelope (fixed messages, no
+ * internal text), adds the contract headers, and writes one summary log line per request.
+ */
+import type { Logger } from "@aws-lambda-powertools/logger";
+import middy from "@middy/core";
+import type { APIGatewayProxyEventV2, Context } from "aws-lambda";
+import { isServiceError, ServiceError } from "../api/errors.ts";
+import { type Deadline, startDeadline, withinDeadline } from "./deadline.ts";
+import { errorResult, type HttpResult, newRequestId } from "./response.ts";
+
+/** What a route handler knows about the request besides the event. */
+export interface RequestScope {
+  readonly requestId: string;
+  readonly deadline: Deadline;
+  readonly now: () => number;
+  /** Filled in by the use case for the summary log line. */
+  principalId: string | null;
+}
+
+export type RouteHandler<D> = (
+  event: APIGatewayProxyEventV2,
+  scope: RequestScope,
+  deps: D,
+) => Promise<HttpResult>;
+
+export interface CallCounters {
+  dynamo(): number;
+  cluster(): number;
+}
+
+export interface HttpHandlerOptions<D> {
+  /** Builds the container's dependencies once, on the first request. */
+  deps: () => Promise<D>;
+  /** The route handler for an event's `routeKey`, or null when the function does not serve it. */
+  route: (event: APIGatewayProxyEventV2) => RouteHandler<D> | null;
+  logger: Logger;
+  counters?: (deps: D) => CallCounters;
+  now?: () => number;
+}
+
+export function createHttpHandler<D>(options: HttpHandlerOptions<D>) {
+  const now = options.now ?? Date.now;
+  let deps: Promise<D> | undefined;
+  const loadDeps = () => {
+    deps ??= options.deps().catch((error: unknown) => {
+      deps = undefined; // a failed cold start is retried by the next request
+      throw error;
+    });
+    return deps;
+  };
+
+  return middy<APIGatewayProxyEventV2, HttpResult, Error, Context>().handler(async (event, context) => {
+    const started = now();
+    const scope: RequestScope = {
+      requestId: newRequestId(),
+      deadline: startDeadline(now, context.getRemainingTimeInMillis?.()),
+      now,
+      principalId: null,
+    };
+    let result: HttpResult;
+    let code: string | undefined;
+    let counted: { dynamo: number; cluster: number } | undefined;
+    let resolved: D | undefined;
+    try {
+      const route = options.route(event);
+      if (!route) throw new ServiceError("NOT_FOUND");
+      resolved = await withinDeadline(scope.deadline, loadDeps());
+      const counters = options.counters?.(resolved);
+      const before = counters && { dynamo: counters.dynamo(), cluster: counters.cluster() };
+      try {
+        result = await withinDeadline(scope.deadline, route(event, scope, resolved));
+      } finally {
+        if (counters && before)
+          counted = {
+            dynamo: counters.dynamo() - before.dynamo,
+            cluster: counters.cluster() - before.cluster,
+          };
+      }
+    } catch (error) {
+      const failure = isServiceError(error) ? error : new ServiceError("INTERNAL", { cause: error });
+      code = failure.code;
+      if (!isServiceError(error) || failure.status >= 500) {
+        options.logger.error("request failed", { requestId: scope.requestId, error: describeError(failure) });
+      }
+      result = errorResult(failure, scope.requestId);
+    } finally {
+      scope.deadline.dispose();
+    }
+    options.logger.info("request", {
+      requestId: scope.requestId,
+      awsRequestId: context.awsRequestId,
+      route: event.routeKey,
+      principalId: scope.principalId,
+      status: result.statusCode,
+      ...(code ? { code } : {}),
+      durationMs: now() - started,
+      ...(counted ? { dynamoCalls: counted.dynamo, clusterCalls: counted.cluster } : {}),
+    });
+    return result;
+  });
+}
+
+/**
+ * What the structured log may say about a failure: names and codes, and internal messages that the
+ * modules below already redacted. Never a stack with request data in it.
+ */
+function describeError(error: ServiceError): Record<string, unknown> {
+  const cause = error.cause;
+  return {
+    code: error.code,
+    internal: error.message === error.code ? undefined : error.message,
+    cause:
+      cause instanceof Error
+        ? { name: cause.name, message: cause instanceof ServiceError ? cause.code : truncate(cause.message) }
+        : undefined,
+  };
+}
+
+const truncate = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}…` : text);

@@ -1,0 +1,152 @@
+/**
+ * One cluster as seen by one request: client-node API objects whose HTTP goes through our
+ * transport (per-call signal, byte cap, counter), and an authenticated raw GET for logs. Every
+ * failure leaves here as a ServiceError with a contract code.
+ */
+import type https from "node:https";
+import {
+  AuthorizationV1Api,
+  type ConfigurationOptions,
+  CoreV1Api,
+  type KubeConfig,
+  type RequestContext,
+  ResponseContext,
+  VersionApi,
+  wrapHttpLibrary,
+} from "@kubernetes/client-node";
+import type { ServiceError } from "../api/errors.ts";
+import { ClusterHttpError, toServiceError } from "./errors.ts";
+import { callSignal, type RawResponse, send } from "./transport.ts";
+import { InvalidClusterData } from "./validate.ts";
+
+export interface SessionScope {
+  clusterId: string;
+  signal: AbortSignal;
+  deadline: number;
+  now: () => number;
+  callTimeoutMs: number;
+  onCall: () => void;
+}
+
+/** JSON bodies above this are refused (a Pod list of 16 or an Event page of 100 is far below). */
+export const MAX_JSON_BYTES = 4 * 1024 * 1024;
+
+/** The message of a Kubernetes `Status` body, or the body's start; internal use only. */
+export function statusMessage(body: Buffer): string {
+  const text = body.subarray(0, 8192).toString("utf8");
+  try {
+    const parsed = JSON.parse(text) as { kind?: unknown; message?: unknown };
+    if (parsed && parsed.kind === "Status" && typeof parsed.message === "string") return parsed.message;
+  } catch {
+    // not JSON: fall through
+  }
+  return text;
+}
+
+const headersOf = (ctx: RequestContext): Record<string, string> => ({ ...ctx.getHeaders() });
+
+export class ClusterSession {
+  readonly core: CoreV1Api;
+  readonly authz: AuthorizationV1Api;
+  readonly version: VersionApi;
+
+  constructor(
+    readonly kc: KubeConfig,
+    readonly scope: SessionScope,
+  ) {
+    this.core = kc.makeApiClient(CoreV1Api);
+    this.authz = kc.makeApiClient(AuthorizationV1Api);
+    this.version = kc.makeApiClient(VersionApi);
+  }
+
+  fail(error: unknown, operation: string): ServiceError {
+    return toServiceError(error, {
+      clusterId: this.scope.clusterId,
+      operation,
+      requestSignal: this.scope.signal,
+      deadline: this.scope.deadline,
+      now: this.scope.now,
+    });
+  }
+
+  /**
+   * Runs one client-node call and returns the raw JSON body (validated by the caller: the client's
+   * own model turns times into Date objects, which would hide offsets and malformed values).
+   */
+  async json(
+    operation: string,
+    invoke: (options: ConfigurationOptions) => Promise<unknown>,
+    timeoutMs = this.scope.callTimeoutMs,
+  ): Promise<unknown> {
+    const { signal, dispose } = callSignal(this.scope.signal, timeoutMs, this.scope.deadline, this.scope.now);
+    let body: Buffer | undefined;
+    const httpApi = wrapHttpLibrary({
+      send: async (ctx: RequestContext) => {
+        const raw = ctx.getBody();
+        const res = await send(
+          {
+            url: ctx.getUrl(),
+            method: ctx.getHttpMethod(),
+            headers: headersOf(ctx),
+            ...(typeof raw === "string" ? { body: raw } : {}),
+            ...(ctx.getAgent() ? { agent: ctx.getAgent() as https.Agent } : {}),
+          },
+          { signal, maxBytes: MAX_JSON_BYTES, overflow: "fail", onCall: this.scope.onCall },
+        );
+        if (res.status < 200 || res.status > 299) throw new ClusterHttpError(res.status, statusMessage(res.body));
+        body = res.body;
+        return new ResponseContext(res.status, res.headers, {
+          text: async () => res.body.toString("utf8"),
+          binary: async () => res.body,
+        });
+      },
+    });
+    try {
+      await invoke({ httpApi });
+      if (!body) throw new InvalidClusterData("no body");
+      try {
+        return JSON.parse(body.toString("utf8")) as unknown;
+      } catch {
+        throw new InvalidClusterData("body is not JSON");
+      }
+    } catch (e) {
+      throw this.fail(e, operation);
+    } finally {
+      dispose();
+    }
+  }
+
+  /** An authenticated GET outside the typed client (logs); returns any status, the body capped. */
+  async rawGet(
+    operation: string,
+    pathAndQuery: string,
+    maxBytes: number,
+    timeoutMs = this.scope.callTimeoutMs,
+  ): Promise<RawResponse> {
+    const { signal, dispose } = callSignal(this.scope.signal, timeoutMs, this.scope.deadline, this.scope.now);
+    try {
+      const cluster = this.kc.getCurrentCluster();
+      if (!cluster) throw new InvalidClusterData("no cluster");
+      const opts: https.RequestOptions = {};
+      await this.kc.applyToHTTPSOptions(opts);
+      const headers: Record<string, string> = { accept: "*/*" };
+      for (const [k, v] of Object.entries(opts.headers ?? {})) {
+        if (typeof v === "string" || typeof v === "number") headers[k] = String(v);
+      }
+      if (opts.auth) headers.authorization = `Basic ${Buffer.from(opts.auth).toString("base64")}`;
+      return await send(
+        {
+          url: `${cluster.server}${pathAndQuery}`,
+          method: "GET",
+          headers,
+          ...(opts.agent ? { agent: opts.agent as https.Agent } : {}),
+        },
+        { signal, maxBytes, overflow: "cut", onCall: this.scope.onCall },
+      );
+    } catch (e) {
+      throw this.fail(e, operation);
+    } finally {
+      dispose();
+    }
+  }
+}

@@ -1,0 +1,416 @@
+/**
+ * KubeDriver (kube.md): runtime description, log reads and access checks against the clusters of
+ * a deployment's placement, through client-node with one signal per call and strict validation of
+ * everything the clusters return.
+ */
+import { ServiceError } from "../api/errors.ts";
+import type { ClusterRecord, DeploymentRecord, LogChunk, Plane, Role, RolePlacement } from "../domain.ts";
+import { ClusterSession } from "./cluster-session.ts";
+import {
+  CONTAINER_RETENTION,
+  currentPods,
+  declaredContainers,
+  type KeyedEvent,
+  labelSelector,
+  mergeEvents,
+  type PodSelector,
+  SANDBOX_RETENTION,
+  toObservation,
+  toRuntimeEvents,
+  toRuntimePod,
+  toSourcePod,
+  validatePods,
+} from "./describe.ts";
+import { ClusterHttpError, PodGoneError } from "./errors.ts";
+import type { KubeconfigStore } from "./kubeconfig-store.ts";
+import { buildLogQuery, classifyLogResponse, LOG_LIMIT_BYTES, type LogQuery } from "./log-read.ts";
+import type {
+  AccessCheck,
+  AccessReport,
+  CallOptions,
+  PodObservation,
+  RuntimeDescription,
+  RuntimeObservation,
+  RuntimePod,
+  RuntimeSource,
+} from "./types.ts";
+import {
+  InvalidClusterData,
+  isDnsLabel,
+  isDnsSubdomain,
+  isUid,
+  LIMITS,
+  parseOrThrow,
+  type RawEvent,
+  type RawPod,
+  rawAccessReview,
+  rawEventList,
+  rawPodList,
+  rawVersion,
+} from "./validate.ts";
+
+export const CALL_TIMEOUT_MS = 5_000;
+const ROLES: readonly Role[] = ["gateway", "agent"];
+const ID = /^[a-z0-9]([a-z0-9_-]{0,62}[a-z0-9])?$/;
+
+export type ClusterLookup = (clusterId: string) => Promise<Pick<ClusterRecord, "clusterId" | "kubeconfigRef"> | undefined>;
+
+export interface KubeDriverOptions {
+  kubeconfigs: KubeconfigStore;
+  getCluster: ClusterLookup;
+  now?: () => number;
+  /** Per-call timeout (default 5 s); tests shorten it. */
+  callTimeoutMs?: number;
+  /** Parallel Event lists per role (default 4). */
+  eventConcurrency?: number;
+}
+
+export interface DescribeOptions extends CallOptions {
+  /** Roles to describe (default: every role of the placement). */
+  roles?: Role[];
+  events: boolean;
+}
+
+export interface ReadLogOptions extends CallOptions {
+  role: Role;
+  pod: string;
+  podUid: string;
+  container: string;
+  tailLines?: number;
+  sinceSeconds?: number;
+  sinceTime?: string;
+  previous: boolean;
+  limitBytes?: number;
+}
+
+export interface KubeDriver {
+  describeRuntime(deployment: DeploymentRecord, options: DescribeOptions): Promise<RuntimeDescription>;
+  observeRuntime(deployment: DeploymentRecord, options: DescribeOptions): Promise<RuntimeObservation>;
+  readLog(deployment: DeploymentRecord, options: ReadLogOptions): Promise<LogChunk>;
+  checkAccess(clusterId: string, namespace: string, options: CallOptions): Promise<AccessReport>;
+  /** Cluster HTTP calls made by this driver since it was built. */
+  readonly clusterCalls: number;
+}
+
+interface RoleResult {
+  role: Role;
+  placement: RolePlacement;
+  pods: RawPod[];
+  events: Map<string, KeyedEvent[]>;
+}
+
+async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+export class ClientNodeKubeDriver implements KubeDriver {
+  readonly #now: () => number;
+  readonly #callTimeoutMs: number;
+  readonly #eventConcurrency: number;
+  #calls = 0;
+
+  constructor(private readonly options: KubeDriverOptions) {
+    this.#now = options.now ?? Date.now;
+    this.#callTimeoutMs = options.callTimeoutMs ?? CALL_TIMEOUT_MS;
+    this.#eventConcurrency = options.eventConcurrency ?? 4;
+  }
+
+  get clusterCalls(): number {
+    return this.#calls;
+  }
+
+  async #session(clusterId: string, call: CallOptions): Promise<ClusterSession> {
+    let kc: Awaited<ReturnType<KubeconfigStore["get"]>>;
+    try {
+      const cluster = await this.options.getCluster(clusterId);
+      if (!cluster) throw new ServiceError("RUNTIME_LOGS_UNAVAILABLE", { internal: `cluster ${clusterId}: not registered` });
+      kc = await this.options.kubeconfigs.get(clusterId, cluster.kubeconfigRef);
+    } catch (e) {
+      if (e instanceof ServiceError) throw e;
+      throw new ServiceError("RUNTIME_LOGS_UNAVAILABLE", { internal: `cluster ${clusterId}: lookup failed` });
+    }
+    return new ClusterSession(kc, {
+      clusterId,
+      signal: call.signal,
+      deadline: call.deadline,
+      now: this.#now,
+      callTimeoutMs: this.#callTimeoutMs,
+      onCall: () => {
+        this.#calls++;
+        if (call.stats) call.stats.clusterCalls++;
+      },
+    });
+  }
+
+  #selector(deployment: DeploymentRecord, role: Role, placement: RolePlacement): PodSelector {
+    if (!ID.test(deployment.agentId) || !ID.test(deployment.deploymentId) || !isDnsLabel(placement.namespace)) {
+      throw new ServiceError("RUNTIME_LOGS_UNAVAILABLE", { internal: "deployment record has malformed identifiers" });
+    }
+    return { namespace: placement.namespace, agentId: deployment.agentId, deploymentId: deployment.deploymentId, role };
+  }
+
+  /** Lists a role's Pods: one page of at most 16, validated; a list that needs continuation is refused. */
+  async #listPods(session: ClusterSession, selector: PodSelector): Promise<RawPod[]> {
+    const body = await session.json("list pods", (o) =>
+      session.core.listNamespacedPod(
+        { namespace: selector.namespace, labelSelector: labelSelector(selector), limit: LIMITS.podsListed },
+        o,
+      ),
+    );
+    try {
+      const list = parseOrThrow(rawPodList, body, "pod list");
+      if (list.metadata?.continue) throw new InvalidClusterData("pod list needs continuation");
+      return validatePods(list.items, selector);
+    } catch (e) {
+      throw session.fail(e, "list pods");
+    }
+  }
+
+  /** Events of one Pod: pages of 100 followed within one call budget, newest 100 kept. */
+  async #listEvents(session: ClusterSession, namespace: string, pod: RawPod): Promise<KeyedEvent[]> {
+    const started = this.#now();
+    const budgetEnd = started + this.#callTimeoutMs;
+    let kept: KeyedEvent[] = [];
+    let token: string | undefined;
+    const seen = new Set<string>();
+    for (let page = 0; ; page++) {
+      if (page >= LIMITS.eventPagesMax) {
+        throw session.fail(new InvalidClusterData("event list does not end"), "list events");
+      }
+      const left = budgetEnd - this.#now();
+      const body = await session.json(
+        "list events",
+        (o) =>
+          session.core.listNamespacedEvent(
+            {
+              namespace,
+              fieldSelector: `involvedObject.uid=${pod.metadata.uid}`,
+              limit: LIMITS.eventsPageLimit,
+              ...(token !== undefined ? { _continue: token } : {}),
+            },
+            o,
+          ),
+        Math.max(0, left),
+      );
+      let items: RawEvent[];
+      try {
+        const list = parseOrThrow(rawEventList, body, "event list");
+        items = list.items;
+        token = list.metadata?.continue || undefined;
+        if (token !== undefined) {
+          if (seen.has(token)) throw new InvalidClusterData("event list repeats a continue token");
+          seen.add(token);
+        }
+      } catch (e) {
+        throw session.fail(e, "list events");
+      }
+      kept = mergeEvents(kept, items, pod.metadata.uid, Boolean(pod.spec.nodeName));
+      if (token === undefined) return kept;
+    }
+  }
+
+  async #describeRole(
+    deployment: DeploymentRecord,
+    role: Role,
+    placement: RolePlacement,
+    options: DescribeOptions,
+  ): Promise<RoleResult> {
+    const selector = this.#selector(deployment, role, placement);
+    const session = await this.#session(placement.clusterId, options);
+    const pods = currentPods(await this.#listPods(session, selector));
+    const events = new Map<string, KeyedEvent[]>();
+    if (options.events) {
+      const lists = await mapLimited(pods, this.#eventConcurrency, (p) =>
+        this.#listEvents(session, placement.namespace, p),
+      );
+      pods.forEach((p, i) => events.set(p.metadata.uid, lists[i] ?? []));
+    }
+    return { role, placement, pods, events };
+  }
+
+  async observeRuntime(deployment: DeploymentRecord, options: DescribeOptions): Promise<RuntimeObservation> {
+    const roles = ROLES.filter((r) => deployment.placement[r] && (!options.roles || options.roles.includes(r)));
+    const results = await Promise.all(
+      roles.map((r) => this.#describeRole(deployment, r, deployment.placement[r] as RolePlacement, options)),
+    );
+    const pods: RuntimePod[] = [];
+    const observations: PodObservation[] = [];
+    const sources: RuntimeSource[] = [];
+    try {
+      for (const { role, placement, pods: raw, events } of results) {
+        const plane: Plane = placement.plane;
+        for (const p of raw) {
+          const declared = new Set(declaredContainers(p).map((c) => c.name));
+          pods.push(toRuntimePod(role, plane, p, toRuntimeEvents(events.get(p.metadata.uid) ?? [], declared)));
+          observations.push(toObservation(role, plane, placement.clusterId, p));
+        }
+        const sourcePods = raw.map(toSourcePod);
+        sources.push({
+          id: role,
+          kind: "container",
+          pods: sourcePods,
+          available: sourcePods.length > 0,
+          ...(sourcePods.length === 0 ? { unavailableCode: "NO_POD" as const } : {}),
+          retention: CONTAINER_RETENTION,
+        });
+      }
+    } catch (e) {
+      if (e instanceof ServiceError) throw e;
+      throw new ServiceError("RUNTIME_LOGS_UNAVAILABLE", {
+        internal: `runtime description invalid: ${e instanceof Error ? e.message : "invalid"}`,
+      });
+    }
+    if (deployment.sandbox) {
+      sources.push({ id: "sandbox", kind: "sandbox", pods: [], available: true, retention: SANDBOX_RETENTION });
+    }
+    return {
+      description: {
+        deploymentId: deployment.deploymentId,
+        observedAt: new Date(this.#now()).toISOString(),
+        pods,
+        sources,
+      },
+      observations,
+    };
+  }
+
+  async describeRuntime(deployment: DeploymentRecord, options: DescribeOptions): Promise<RuntimeDescription> {
+    return (await this.observeRuntime(deployment, options)).description;
+  }
+
+  async readLog(deployment: DeploymentRecord, options: ReadLogOptions): Promise<LogChunk> {
+    const placement = deployment.placement[options.role];
+    if (!placement) throw new ServiceError("RUNTIME_LOGS_SOURCE_UNAVAILABLE");
+    if (!isDnsSubdomain(options.pod) || !isUid(options.podUid) || !isDnsLabel(options.container)) {
+      throw new ServiceError("RUNTIME_LOGS_POD_INVALID");
+    }
+    const limitBytes = options.limitBytes ?? LOG_LIMIT_BYTES;
+    const query: LogQuery = {
+      container: options.container,
+      previous: options.previous,
+      limitBytes,
+      ...(options.tailLines !== undefined ? { tailLines: options.tailLines } : {}),
+      ...(options.sinceSeconds !== undefined ? { sinceSeconds: options.sinceSeconds } : {}),
+      ...(options.sinceTime !== undefined ? { sinceTime: options.sinceTime } : {}),
+    };
+    const path = buildLogQuery(placement.namespace, options.pod, query);
+    const selector = this.#selector(deployment, options.role, placement);
+    const session = await this.#session(placement.clusterId, options);
+
+    const pods = currentPods(await this.#listPods(session, selector));
+    const pod = pods.find((p) => p.metadata.name === options.pod && p.metadata.uid === options.podUid);
+    if (!pod) throw new PodGoneError(`cluster ${placement.clusterId}: pod gone before the log read`);
+    const container = declaredContainers(pod).find((c) => c.name === options.container);
+    if (!container) throw new ServiceError("RUNTIME_LOGS_POD_INVALID");
+    const restartCount = container.status?.restartCount ?? 0;
+
+    const response = await session.rawGet("read log", path, limitBytes);
+    let outcome: ReturnType<typeof classifyLogResponse>;
+    try {
+      outcome = classifyLogResponse(response, query, options.pod, limitBytes);
+    } catch (e) {
+      throw session.fail(e, "read log");
+    }
+    if (outcome.kind === "gone") throw new PodGoneError(`cluster ${placement.clusterId}: pod gone during the log read`);
+    const observedAfter = await this.#reread(session, placement.namespace, options.pod, options.container, selector);
+    return {
+      text: outcome.text,
+      truncated: outcome.truncated,
+      limitBytes,
+      pod: options.pod,
+      podUid: options.podUid,
+      container: options.container,
+      restartCount,
+      previous: options.previous,
+      observedAfter,
+    };
+  }
+
+  /** The Pod after the read: its UID and the container's restart count, or null when it is gone. */
+  async #reread(
+    session: ClusterSession,
+    namespace: string,
+    name: string,
+    container: string,
+    selector: PodSelector,
+  ): Promise<LogChunk["observedAfter"]> {
+    let body: unknown;
+    try {
+      body = await session.json("read pod", (o) => session.core.readNamespacedPod({ namespace, name }, o));
+    } catch (e) {
+      if (e instanceof ServiceError && e.cause instanceof ClusterHttpError && e.cause.status === 404) return null;
+      throw e;
+    }
+    try {
+      const [pod] = validatePods([body], selector);
+      if (!pod || pod.metadata.name !== name || pod.metadata.deletionTimestamp) return null;
+      const status = declaredContainers(pod).find((c) => c.name === container)?.status;
+      return { podUid: pod.metadata.uid, restartCount: status?.restartCount ?? 0 };
+    } catch (e) {
+      throw session.fail(e, "read pod");
+    }
+  }
+
+  async checkAccess(clusterId: string, namespace: string, options: CallOptions): Promise<AccessReport> {
+    if (!isDnsLabel(namespace)) throw new ServiceError("RUNTIME_LOGS_UNAVAILABLE", { internal: "bad namespace" });
+    const session = await this.#session(clusterId, options);
+    const started = this.#now();
+    let version: AccessReport["version"];
+    try {
+      parseOrThrow(rawVersion, await session.json("get version", (o) => session.version.getCode(o)), "version");
+      version = { ok: true, latencyMs: this.#now() - started };
+    } catch (e) {
+      const err = e instanceof ServiceError ? e : session.fail(e, "get version");
+      version = { ok: false, latencyMs: this.#now() - started, errorCode: err.code };
+    }
+    const wanted: Array<Pick<AccessCheck, "verb" | "resource">> = [
+      { verb: "list", resource: "pods" },
+      { verb: "get", resource: "pods/log" },
+      { verb: "list", resource: "events" },
+    ];
+    const checks = await Promise.all(
+      wanted.map(async ({ verb, resource }): Promise<AccessCheck> => {
+        const [res, subresource] = resource.split("/") as [string, string | undefined];
+        try {
+          const body = await session.json("create selfsubjectaccessreview", (o) =>
+            session.authz.createSelfSubjectAccessReview(
+              {
+                body: {
+                  apiVersion: "authorization.k8s.io/v1",
+                  kind: "SelfSubjectAccessReview",
+                  spec: {
+                    resourceAttributes: {
+                      namespace,
+                      verb,
+                      group: "",
+                      resource: res,
+                      ...(subresource ? { subresource } : {}),
+                    },
+                  },
+                },
+              },
+              o,
+            ),
+          );
+          const review = parseOrThrow(rawAccessReview, body, "access review");
+          return { verb, resource, allowed: review.status.allowed && review.status.denied !== true };
+        } catch (e) {
+          const err = e instanceof ServiceError ? e : session.fail(e, "access review");
+          return { verb, resource, allowed: null, errorCode: err.code };
+        }
+      }),
+    );
+    return { clusterId, namespace, version, checks };
+  }
+}
+
+export const createKubeDriver = (options: KubeDriverOptions): KubeDriver => new ClientNodeKubeDriver(options);

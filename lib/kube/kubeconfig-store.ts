@@ -1,0 +1,180 @@
+/**
+ * KubeconfigStore: resolves a cluster's `kubeconfigRef` to a client-node KubeConfig that passed the
+ * policy (kubeconfig-policy.ts). `file:<path>` reads a local file (local stack); `secretsmanager:<name>`
+ * reads AWS Secrets Manager, names under the configured prefix only, cached per container for 5 min.
+ * EKS exec users get a bearer token minted in-process. Errors name the cluster, never contents.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { GetSecretValueCommand, type SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
+import type { AwsCredentialIdentityProvider } from "@aws-sdk/types";
+import { type Cluster, KubeConfig, type User } from "@kubernetes/client-node";
+import { ServiceError } from "../api/errors.ts";
+import { EksTokenCache } from "./eks-token.ts";
+import { KubeconfigRejected, type ResolvedKubeconfig, resolveKubeconfig } from "./kubeconfig-policy.ts";
+
+export interface KubeconfigStore {
+  get(clusterId: string, ref: string): Promise<KubeConfig>;
+}
+
+export const KUBECONFIG_CACHE_MS = 5 * 60_000;
+
+/** The Secrets Manager edge the store uses: anything with the client's `send`. */
+export type SecretsSender = Pick<SecretsManagerClient, "send">;
+
+export interface KubeconfigStoreOptions {
+  allowInsecureClusters: boolean;
+  /** Prefix every `secretsmanager:` name must start with (config KUBECONFIG_SECRET_PREFIX). */
+  secretPrefix: string;
+  /** Needed for `secretsmanager:` refs. */
+  secrets?: SecretsSender;
+  /** Credentials for EKS tokens (default: the Node provider chain, loaded on first use). */
+  credentials?: AwsCredentialIdentityProvider;
+  /** Region for EKS exec users without `--region` (default: AWS_REGION). */
+  defaultRegion?: string;
+  now?: () => number;
+}
+
+const SECRET_NAME = /^[A-Za-z0-9/_+=.@-]{1,512}$/;
+
+const failure = (clusterId: string, reason: string): ServiceError =>
+  new ServiceError("RUNTIME_LOGS_UNAVAILABLE", { internal: `cluster ${clusterId}: kubeconfig ${reason}` });
+
+interface CacheEntry {
+  loadedAt: number;
+  config: Promise<ResolvedKubeconfig>;
+}
+
+/** Builds a KubeConfig holding exactly one cluster, user and context, all inline. */
+function toKubeConfig(clusterId: string, resolved: ResolvedKubeconfig, token: string | undefined): KubeConfig {
+  const cluster: Cluster = {
+    name: clusterId,
+    server: resolved.server,
+    skipTLSVerify: resolved.skipTLSVerify,
+    ...(resolved.caData !== undefined ? { caData: resolved.caData } : {}),
+    ...(resolved.tlsServerName !== undefined ? { tlsServerName: resolved.tlsServerName } : {}),
+  };
+  const c = resolved.credentials;
+  const user: User =
+    c.kind === "token"
+      ? { name: clusterId, token: c.token }
+      : c.kind === "certificate"
+        ? { name: clusterId, certData: c.certData, keyData: c.keyData }
+        : c.kind === "basic"
+          ? { name: clusterId, username: c.username, password: c.password }
+          : token !== undefined
+            ? { name: clusterId, token }
+            : { name: clusterId };
+  const kc = new KubeConfig();
+  kc.loadFromClusterAndUser(cluster, user);
+  return kc;
+}
+
+export class DefaultKubeconfigStore implements KubeconfigStore {
+  readonly #cache = new Map<string, CacheEntry>();
+  readonly #now: () => number;
+  #tokens: EksTokenCache | undefined;
+
+  constructor(private readonly options: KubeconfigStoreOptions) {
+    this.#now = options.now ?? Date.now;
+  }
+
+  async get(clusterId: string, ref: string): Promise<KubeConfig> {
+    const resolved = await this.#resolve(clusterId, ref);
+    if (resolved.credentials.kind !== "eks") return toKubeConfig(clusterId, resolved, undefined);
+    const { clusterName, region: explicit } = resolved.credentials.eks;
+    const region = explicit ?? this.options.defaultRegion ?? process.env.AWS_REGION;
+    if (!region) throw failure(clusterId, "EKS user has no region (no --region and no AWS_REGION)");
+    try {
+      const token = await (await this.#tokenCache()).get({ clusterName, region });
+      return toKubeConfig(clusterId, resolved, token);
+    } catch {
+      throw failure(clusterId, "EKS token could not be minted (credentials unavailable)");
+    }
+  }
+
+  async #tokenCache(): Promise<EksTokenCache> {
+    if (!this.#tokens) {
+      const credentials =
+        this.options.credentials ??
+        (await import("@aws-sdk/credential-provider-node")).defaultProvider();
+      this.#tokens = new EksTokenCache(credentials, this.#now);
+    }
+    return this.#tokens;
+  }
+
+  #resolve(clusterId: string, ref: string): Promise<ResolvedKubeconfig> {
+    const colon = ref.indexOf(":");
+    const scheme = colon > 0 ? ref.slice(0, colon) : "";
+    const target = ref.slice(colon + 1);
+    if (scheme === "file") return this.#fromFile(clusterId, target);
+    if (scheme === "secretsmanager") return this.#fromSecret(clusterId, target);
+    return Promise.reject(failure(clusterId, "reference has an unsupported scheme"));
+  }
+
+  async #fromFile(clusterId: string, file: string): Promise<ResolvedKubeconfig> {
+    if (file.length === 0 || file.includes("\0")) throw failure(clusterId, "file reference is malformed");
+    let text: string;
+    try {
+      text = await readFile(file, "utf8");
+    } catch {
+      throw failure(clusterId, "file cannot be read");
+    }
+    return this.#apply(clusterId, text, path.dirname(path.resolve(file)));
+  }
+
+  #fromSecret(clusterId: string, name: string): Promise<ResolvedKubeconfig> {
+    const prefix = this.options.secretPrefix;
+    if (
+      !SECRET_NAME.test(name) ||
+      !name.startsWith(prefix) ||
+      name.length === prefix.length ||
+      name.split("/").some((part) => part === ".." || part === ".")
+    ) {
+      return Promise.reject(failure(clusterId, "secret name is outside the allowed prefix"));
+    }
+    const key = `${clusterId}\0${name}`;
+    const now = this.#now();
+    const hit = this.#cache.get(key);
+    if (hit && now - hit.loadedAt < KUBECONFIG_CACHE_MS && now >= hit.loadedAt) return hit.config;
+    const config = this.#loadSecret(clusterId, name);
+    const entry = { loadedAt: now, config };
+    this.#cache.set(key, entry);
+    // Failures are not cached: the next request tries again.
+    config.catch(() => {
+      if (this.#cache.get(key) === entry) this.#cache.delete(key);
+    });
+    return config;
+  }
+
+  async #loadSecret(clusterId: string, name: string): Promise<ResolvedKubeconfig> {
+    const secrets = this.options.secrets;
+    if (!secrets) throw failure(clusterId, "secret store is not configured");
+    let text: string | undefined;
+    try {
+      const out = await secrets.send(new GetSecretValueCommand({ SecretId: name }));
+      text = out.SecretString;
+    } catch {
+      throw failure(clusterId, "secret cannot be read");
+    }
+    if (typeof text !== "string" || text.length === 0 || text.length > 256 * 1024) {
+      throw failure(clusterId, "secret holds no kubeconfig text");
+    }
+    return this.#apply(clusterId, text, undefined);
+  }
+
+  #apply(clusterId: string, text: string, baseDir: string | undefined): ResolvedKubeconfig {
+    try {
+      return resolveKubeconfig(text, {
+        allowInsecureClusters: this.options.allowInsecureClusters,
+        ...(baseDir !== undefined ? { baseDir } : {}),
+      });
+    } catch (e) {
+      if (e instanceof KubeconfigRejected) throw failure(clusterId, `rejected: ${e.message}`);
+      throw failure(clusterId, "rejected");
+    }
+  }
+}
+
+export const createKubeconfigStore = (options: KubeconfigStoreOptions): KubeconfigStore =>
+  new DefaultKubeconfigStore(options);

@@ -1,0 +1,80 @@
+/**
+ * The limiter's pure state transitions (state.md § Limiter). Times are epoch milliseconds.
+ *
+ * GCRA: one "theoretical arrival time" `tat` per bucket. Taking `cost` sets
+ * `tat = max(tat, now) + cost/rate` and is admitted while `tat - now ≤ burst/rate`. A clock that
+ * steps back never moves `tat` back (no minted tokens); one that leaps forward refills at most to
+ * the burst. In-flight reads are holders `{leaseId: expiresAt}`; an expired holder never counts.
+ */
+import type { LimiterConfig } from "../config.ts";
+
+export interface LimitState {
+  /** Bumped by every write, so each write is conditioned on the version it was computed from. */
+  version: number;
+  /** GCRA theoretical arrival time (principal items only). */
+  tat?: number;
+  holders: Record<string, number>;
+}
+
+export type Plan =
+  | { kind: "write"; next: LimitState; expectedVersion: number | null }
+  | { kind: "rate_limited"; retryAfterSeconds: number }
+  | { kind: "busy" };
+
+export interface TakeInput {
+  now: number;
+  cost: number;
+  leaseId: string;
+  leaseExpiresAt: number;
+}
+
+/** Absorbs float error in sums of cost/rate (e.g. rate 3): far below a millisecond. */
+const EPSILON_MS = 1e-6;
+
+export function liveHolders(holders: Record<string, number>, now: number): Record<string, number> {
+  const live: Record<string, number> = {};
+  for (const [id, expiresAt] of Object.entries(holders)) if (expiresAt > now) live[id] = expiresAt;
+  return live;
+}
+
+/** The principal-on-Agent item: one rate token (GCRA) and one principal holder, or a denial. */
+export function planPrincipal(state: LimitState | null, input: TakeInput, config: LimiterConfig): Plan {
+  const { now } = input;
+  const interval = (input.cost * 1000) / config.ratePerSecond;
+  const window = (config.burst * 1000) / config.ratePerSecond;
+  const tat = Math.max(state?.tat ?? 0, now) + interval;
+  const excess = tat - now - window;
+  if (excess > EPSILON_MS) {
+    // Retry-After = max(1, ceil((tat - now - burst/rate) + cost/rate)), tat before this request.
+    return { kind: "rate_limited", retryAfterSeconds: Math.max(1, Math.ceil(excess / 1000 - EPSILON_MS)) };
+  }
+  const holders = liveHolders(state?.holders ?? {}, now);
+  if (Object.keys(holders).length >= config.principalInFlight) return { kind: "busy" };
+  holders[input.leaseId] = input.leaseExpiresAt;
+  return {
+    kind: "write",
+    next: { version: (state?.version ?? 0) + 1, tat, holders },
+    expectedVersion: state ? state.version : null,
+  };
+}
+
+/** The Agent item: one holder among everyone's in-flight reads on the Agent, or busy. */
+export function planAgent(state: LimitState | null, input: TakeInput, config: LimiterConfig): Plan {
+  const holders = liveHolders(state?.holders ?? {}, input.now);
+  if (Object.keys(holders).length >= config.agentInFlight) return { kind: "busy" };
+  holders[input.leaseId] = input.leaseExpiresAt;
+  return {
+    kind: "write",
+    next: { version: (state?.version ?? 0) + 1, holders },
+    expectedVersion: state ? state.version : null,
+  };
+}
+
+/**
+ * The TTL attribute (epoch seconds): garbage collection of idle items only. It lies past both the
+ * bucket's refill (`tat`) and every holder, so deleting the item forgets nothing that matters.
+ */
+export function gcAt(state: LimitState, now: number): number {
+  const latest = Math.max(now, state.tat ?? 0, ...Object.values(state.holders));
+  return Math.ceil(latest / 1000) + 3600;
+}

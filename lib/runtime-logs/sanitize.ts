@@ -1,0 +1,120 @@
+/**
+ * Control stripping and byte-bounded truncation (pipeline.md §2).
+ */
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: detecting controls is the point
+const HAS_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * Remove ANSI/VT escape sequences (CSI, OSC, two-byte ESC), turn tabs into spaces, drop every other
+ * C0 and C1 control and DEL. Linear; returns the input when there is nothing to do.
+ */
+export function stripControls(s: string): string {
+  if (!HAS_CONTROL.test(s)) return s;
+  let out = "";
+  let from = 0;
+  const n = s.length;
+  let i = 0;
+  while (i < n) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x20 && c !== 0x7f && !(c >= 0x80 && c <= 0x9f)) {
+      i++;
+      continue;
+    }
+    out += s.slice(from, i);
+    if (c === 0x09) {
+      out += " ";
+      i++;
+    } else if (c === 0x1b || c === 0x9b) {
+      i = skipEscape(s, i);
+    } else {
+      i++;
+    }
+    from = i;
+  }
+  return out + s.slice(from);
+}
+
+/** Index just past the escape sequence starting at `i` (ESC or C1 CSI). */
+function skipEscape(s: string, i: number): number {
+  const n = s.length;
+  let j: number;
+  let kind: number;
+  if (s.charCodeAt(i) === 0x9b) {
+    j = i + 1;
+    kind = 0x5b;
+  } else {
+    if (i + 1 >= n) return i + 1;
+    kind = s.charCodeAt(i + 1);
+    j = i + 2;
+  }
+  if (kind === 0x5b) {
+    // CSI: parameter bytes 0x30–0x3f, intermediates 0x20–0x2f, one final byte 0x40–0x7e.
+    while (j < n) {
+      const c = s.charCodeAt(j);
+      if (c >= 0x30 && c <= 0x3f) j++;
+      else break;
+    }
+    while (j < n) {
+      const c = s.charCodeAt(j);
+      if (c >= 0x20 && c <= 0x2f) j++;
+      else break;
+    }
+    if (j < n) {
+      const c = s.charCodeAt(j);
+      if (c >= 0x40 && c <= 0x7e) return j + 1;
+    }
+    return j;
+  }
+  if (kind === 0x5d || kind === 0x50 || kind === 0x5f || kind === 0x5e) {
+    // OSC / DCS / APC / PM: up to BEL or ST (ESC \); unterminated runs to the end.
+    while (j < n) {
+      const c = s.charCodeAt(j);
+      if (c === 0x07) return j + 1;
+      if (c === 0x1b) return s.charCodeAt(j + 1) === 0x5c ? j + 2 : j;
+      if (c === 0x9c) return j + 1;
+      j++;
+    }
+    return n;
+  }
+  if (kind >= 0x20 && kind <= 0x7e) return j; // two-byte escape (ESC c, ESC 7, ESC ( B starts …)
+  return i + 1;
+}
+
+/** UTF-8 length of a string (lone surrogates count as 3, as Buffer encodes them). */
+export function utf8Length(s: string): number {
+  const n = s.length;
+  // Fast path: plain ASCII.
+  let bytes = n;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) continue;
+    return Buffer.byteLength(s, "utf8");
+  }
+  return bytes;
+}
+
+/** Cut `s` to at most `max` UTF-8 bytes at a character boundary. */
+export function truncateUtf8(s: string, max: number): { text: string; cut: boolean } {
+  if (s.length <= max / 3 || utf8Length(s) <= max) return { text: s, cut: false };
+  let bytes = 0;
+  let i = 0;
+  while (i < s.length) {
+    const c = s.charCodeAt(i);
+    let size: number;
+    let width = 1;
+    if (c < 0x80) size = 1;
+    else if (c < 0x800) size = 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        size = 4;
+        width = 2;
+      } else size = 3;
+    } else size = 3;
+    if (bytes + size > max) break;
+    bytes += size;
+    i += width;
+  }
+  return { text: s.slice(0, i), cut: true };
+}

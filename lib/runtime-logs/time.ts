@@ -1,0 +1,138 @@
+/**
+ * Kubelet timestamps (pipeline.md §1): `YYYY-MM-DDTHH:MM:SS[.1-9 digits](Z|±HH:MM)`.
+ * `Z` times are kept verbatim; offset times are converted to UTC keeping their fraction digits.
+ * Anything else (bad calendar date, malformed prefix) is untimed, never guessed.
+ */
+
+export interface ParsedTime {
+  /** UTC time as delivered: `…Z` with the original fraction digits. */
+  time: string;
+  /** Comparison key: `YYYY-MM-DDTHH:MM:SS.fffffffff` (fraction padded to 9 digits). */
+  key: string;
+  /** Index just past the timestamp. */
+  end: number;
+}
+
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+const isLeap = (y: number): boolean => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+
+function digits(s: string, at: number, n: number): number {
+  let v = 0;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(at + i) - 48;
+    if (c < 0 || c > 9) return -1;
+    v = v * 10 + c;
+  }
+  return v;
+}
+
+const pad = (v: number, n: number): string => String(v).padStart(n, "0");
+
+/** Date.UTC without its mapping of years 0–99 to 1900–1999. */
+function utcMillis(y: number, mo: number, d: number, h: number, mi: number, se: number): number {
+  const date = new Date(Date.UTC(2000, mo - 1, d, h, mi, se));
+  date.setUTCFullYear(y);
+  return date.getTime();
+}
+
+function validDate(y: number, mo: number, d: number, h: number, mi: number, se: number): boolean {
+  if (y < 1 || mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || se > 59 || h < 0 || mi < 0 || se < 0) {
+    return false;
+  }
+  const max = mo === 2 && isLeap(y) ? 29 : (DAYS[mo - 1] ?? 0);
+  return d <= max;
+}
+
+/** Parse a timestamp at the start of `s`; null when absent, malformed or not a calendar date. */
+export function parseTimestamp(s: string): ParsedTime | null {
+  if (s.length < 20) return null;
+  const y = digits(s, 0, 4);
+  const mo = digits(s, 5, 2);
+  const d = digits(s, 8, 2);
+  const h = digits(s, 11, 2);
+  const mi = digits(s, 14, 2);
+  const se = digits(s, 17, 2);
+  if (
+    s.charCodeAt(4) !== 45 ||
+    s.charCodeAt(7) !== 45 ||
+    s.charCodeAt(10) !== 84 ||
+    s.charCodeAt(13) !== 58 ||
+    s.charCodeAt(16) !== 58
+  ) {
+    return null;
+  }
+  if (!validDate(y, mo, d, h, mi, se)) return null;
+  let i = 19;
+  let fraction = "";
+  if (s.charCodeAt(i) === 46) {
+    let j = i + 1;
+    while (j < s.length && j - i <= 9) {
+      const c = s.charCodeAt(j);
+      if (c < 48 || c > 57) break;
+      j++;
+    }
+    const n = j - i - 1;
+    if (n < 1 || n > 9) return null;
+    const c = s.charCodeAt(j);
+    if (c >= 48 && c <= 57) return null; // more than 9 digits
+    fraction = s.slice(i + 1, j);
+    i = j;
+  }
+  const zone = s.charCodeAt(i);
+  let end: number;
+  let time: string;
+  let base: string;
+  if (zone === 90) {
+    end = i + 1;
+    time = s.slice(0, end);
+    base = s.slice(0, 19);
+  } else if (zone === 43 || zone === 45) {
+    const oh = digits(s, i + 1, 2);
+    const om = digits(s, i + 4, 2);
+    if (oh < 0 || om < 0 || s.charCodeAt(i + 3) !== 58 || oh > 23 || om > 59) return null;
+    end = i + 6;
+    const sign = zone === 43 ? -1 : 1;
+    const ms = utcMillis(y, mo, d, h, mi, se) + sign * (oh * 60 + om) * 60_000;
+    const date = new Date(ms);
+    const uy = date.getUTCFullYear();
+    if (uy < 1 || uy > 9999) return null;
+    base = `${pad(uy, 4)}-${pad(date.getUTCMonth() + 1, 2)}-${pad(date.getUTCDate(), 2)}T${pad(
+      date.getUTCHours(),
+      2,
+    )}:${pad(date.getUTCMinutes(), 2)}:${pad(date.getUTCSeconds(), 2)}`;
+    time = `${base}${fraction === "" ? "" : `.${fraction}`}Z`;
+  } else {
+    return null;
+  }
+  const key = `${base}.${fraction.padEnd(9, "0")}`;
+  return { time, key, end };
+}
+
+const STRICT_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z$/;
+
+/** A whole string that is a valid UTC (`Z`) timestamp; returns its parse or null. */
+export function parseUtcTime(s: string): ParsedTime | null {
+  if (s.length > 30 || !STRICT_UTC.test(s)) return null;
+  const parsed = parseTimestamp(s);
+  return parsed !== null && parsed.end === s.length ? parsed : null;
+}
+
+/** Milliseconds since the epoch of a comparison key (fraction below 1 ms dropped). */
+export function keyToMillis(key: string): number {
+  const ms = utcMillis(
+    Number(key.slice(0, 4)),
+    Number(key.slice(5, 7)),
+    Number(key.slice(8, 10)),
+    Number(key.slice(11, 13)),
+    Number(key.slice(14, 16)),
+    Number(key.slice(17, 19)),
+  );
+  return ms + Number(key.slice(20, 23));
+}
+
+/** RFC 3339 UTC with whole seconds (`…:SSZ`), for kubelet `sinceTime`. */
+export function formatSeconds(ms: number): string {
+  const d = new Date(Math.floor(ms / 1000) * 1000);
+  return `${d.toISOString().slice(0, 19)}Z`;
+}

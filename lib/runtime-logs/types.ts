@@ -1,0 +1,110 @@
+/**
+ * Types of the log-page pipeline (pipeline.md, api.md § Log page). Pure data, no behaviour.
+ */
+import type { Level, SourceId } from "../domain.ts";
+
+export type RecordLevel = Level | "unknown";
+export type LineKind = "text" | "structured" | "wrapper" | "sandbox";
+export type GapReason = "stream_replaced" | "window_exceeded" | "cursor_expired" | "truncated" | "buffer_lost";
+export type WithheldReason = "unrecognised_structured" | "oversized" | "malformed";
+export type FieldValue = string | number | boolean;
+
+export interface LineRecord {
+  type: "line";
+  time: string | null;
+  kind: LineKind;
+  level: RecordLevel;
+  message: string;
+  subsystem?: string;
+  fields?: Record<string, FieldValue>;
+  truncated?: boolean;
+}
+
+export interface GapRecord {
+  type: "gap";
+  time: string | null;
+  reason: GapReason;
+  remedy: string;
+}
+
+export interface WithheldRecord {
+  type: "withheld";
+  time: string | null;
+  count: number;
+  reason: WithheldReason;
+}
+
+export type LogRecord = LineRecord | GapRecord | WithheldRecord;
+
+export type LogStream =
+  | {
+      source: SourceId;
+      pod: string;
+      podUid: string;
+      container: string;
+      restartCount: number;
+      previous: boolean;
+    }
+  | { source: "sandbox"; sandbox: string };
+
+/** The `data` object of the logs route. */
+export interface LogPage {
+  deploymentId: string;
+  source: SourceId;
+  stream: LogStream | null;
+  observedAt: string;
+  records: LogRecord[];
+  withheld: number;
+  truncated: boolean;
+  cursor: string | null;
+}
+
+/** Who a cursor belongs to; any difference makes it invalid. */
+export interface CursorBinding {
+  principalId: string;
+  namespaceId: string;
+  agentId: string;
+  deploymentId: string;
+  source: SourceId;
+}
+
+export interface SecretKey {
+  /** Key id, `[A-Za-z0-9._-]{1,64}`. */
+  id: string;
+  /** ≥ 32 bytes. */
+  secret: Buffer;
+}
+
+/** Cursor MAC keys: the current one signs, the previous one still verifies until its cursors expire. */
+export interface CursorKeys {
+  current: SecretKey;
+  previous?: SecretKey;
+}
+
+/** Key of the identity pseudonyms (restarts.md § pseudonyms). */
+export type IdentityKey = SecretKey;
+
+/**
+ * The verified content of a cursor. `lastTime` is the newest delivered kubelet time (UTC, original
+ * fraction digits) or null when the view has delivered no timed line yet.
+ */
+export interface CursorState {
+  keyId: string;
+  issuedAt: number;
+  pod: string;
+  podUid: string;
+  restartCount: number;
+  previous: boolean;
+  tailLines: number;
+  lastTime: string | null;
+  /** Lines accounted for at `lastTime` (untimed leading lines when `lastTime` is null). */
+  count: number;
+  /** Whether `count` starts at the first line of the group. */
+  complete: boolean;
+  /** Keyed hashes (base64url, 96 bits) of the last ≤ 16 lines accounted at `lastTime`, in order. */
+  hashes: string[];
+  /** A PEM block is open at the end of the last page. */
+  pemOpen: boolean;
+  /** The time frontier a carried block applies to; null = unknown (block stays open for the view). */
+  pemFrontier: string | null;
+}

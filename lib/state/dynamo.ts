@@ -1,0 +1,85 @@
+/**
+ * The one factory of DynamoDB clients. Every store takes the document client it builds, so the
+ * endpoint (dynalite locally), retries and the call counter are decided in one place.
+ */
+import { DynamoDBClient, type DynamoDBClientConfig } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+
+/** Counts DynamoDB calls by command name (benchmarks, per-request logs, call-budget tests). */
+export class CallCounter {
+  readonly #counts = new Map<string, number>();
+
+  increment(command: string): void {
+    this.#counts.set(command, (this.#counts.get(command) ?? 0) + 1);
+  }
+
+  get total(): number {
+    let sum = 0;
+    for (const n of this.#counts.values()) sum += n;
+    return sum;
+  }
+
+  /** Calls by command name, e.g. `{ PutItemCommand: 2, UpdateItemCommand: 2 }`. */
+  snapshot(): Record<string, number> {
+    return Object.fromEntries(this.#counts);
+  }
+
+  reset(): void {
+    this.#counts.clear();
+  }
+}
+
+export interface DynamoOptions {
+  /** Local stack and tests only (dynalite); unset in AWS. */
+  endpoint?: string | undefined;
+  region?: string;
+  credentials?: DynamoDBClientConfig["credentials"];
+  /** SDK attempts per call (first try included); the SDK default is 3. */
+  maxAttempts?: number;
+  /** Per-attempt socket timeouts, so a hung DynamoDB cannot eat the request deadline. */
+  requestTimeoutMs?: number;
+  connectionTimeoutMs?: number;
+  counter?: CallCounter;
+}
+
+export interface Dynamo {
+  client: DynamoDBClient;
+  doc: DynamoDBDocumentClient;
+  calls: CallCounter;
+}
+
+/** Static fake credentials for dynalite, so nothing local ever looks for AWS credentials. */
+export const LOCAL_CREDENTIALS = { accessKeyId: "local", secretAccessKey: "local" } as const;
+export const LOCAL_REGION = "us-east-1";
+
+/** Client options for a local endpoint: fake credentials, fixed region. */
+export function localDynamoOptions(endpoint: string): DynamoOptions {
+  return { endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
+}
+
+export function createDynamo(options: DynamoOptions = {}): Dynamo {
+  const calls = options.counter ?? new CallCounter();
+  const config: DynamoDBClientConfig = {
+    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+    ...(options.region ? { region: options.region } : {}),
+    ...(options.credentials ? { credentials: options.credentials } : {}),
+    ...(options.maxAttempts ? { maxAttempts: options.maxAttempts } : {}),
+    requestHandler: {
+      requestTimeout: options.requestTimeoutMs ?? 3_000,
+      connectionTimeout: options.connectionTimeoutMs ?? 1_000,
+    },
+  };
+  const client = new DynamoDBClient(config);
+  // Counted once per logical call (SDK retries are not separate calls here).
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      calls.increment(context.commandName ?? "unknown");
+      return next(args);
+    },
+    { step: "initialize", name: "runtimeLogsCallCounter" },
+  );
+  const doc = DynamoDBDocumentClient.from(client, {
+    marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false },
+  });
+  return { client, doc, calls };
+}

@@ -1,0 +1,57 @@
+/** The startup banner: where everything is, and commands that work against this very stack. Pure. */
+import type { StackExample } from "./scenario-info.ts";
+
+export interface BannerInput {
+  apiUrl: string;
+  simUrl: string;
+  dynamodbEndpoint: string;
+  stackFile: string;
+  scenarioFile: string | null;
+  dataDir: string | null;
+  kubeconfigs: Record<string, string>;
+  example: StackExample | null;
+  startupMs: number;
+}
+
+/** Single-quotes a word for a POSIX shell when it needs it. */
+export function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+export function renderBanner(b: BannerInput): string {
+  const lines = [
+    "",
+    `runtime-logs local stack ready in ${(b.startupMs / 1000).toFixed(1)} s`,
+    "",
+    `  API + console   ${b.apiUrl}/`,
+    `  kube simulator  ${b.simUrl}`,
+    `  DynamoDB        ${b.dynamodbEndpoint} (dynalite, ${b.dataDir ? `data in ${b.dataDir}` : "in memory"})`,
+    `  scenario        ${b.scenarioFile ?? "(given in-process)"}`,
+    `  stack file      ${b.stackFile}`,
+  ];
+  for (const [id, path] of Object.entries(b.kubeconfigs)) lines.push(`  kubeconfig      ${id}: ${path}`);
+  lines.push("");
+  const ex = b.example;
+  if (ex) {
+    const token = shellQuote(`local:${ex.principal}`);
+    const auth = shellQuote(`Authorization: Bearer local:${ex.principal}`);
+    const agentBase = `${b.apiUrl}/namespaces/${ex.namespaceId}/agents/${ex.agentId}`;
+    lines.push(`Try it (local token: Bearer local:<principal>, here ${ex.principal}):`, "");
+    lines.push(`  curl ${b.apiUrl}/health`);
+    lines.push(`  curl -H ${auth} ${agentBase}/deployments`);
+    if (ex.deploymentId) {
+      const runtime = `${agentBase}/deployments/${ex.deploymentId}/runtime`;
+      lines.push(`  curl -H ${auth} ${runtime}`);
+      lines.push(`  curl -H ${auth} '${runtime}/logs?source=gateway&tailLines=20'`);
+    }
+    const occ = `npx occ --endpoint ${b.apiUrl} --namespace ${ex.namespaceId} --token ${token}`;
+    lines.push(`  ${occ} agent runtime ${ex.agentId}`);
+    lines.push(`  ${occ} agent logs ${ex.agentId} --source gateway`);
+    lines.push(`  ${occ} agent logs ${ex.agentId} --source gateway --follow`);
+    lines.push("");
+  } else {
+    lines.push("The scenario grants no principal an Agent: every read will be 403.", "");
+  }
+  lines.push("Ctrl-C stops the stack.", "");
+  return lines.join("\n");
+}

@@ -1,0 +1,88 @@
+/**
+ * Loads the Lambda handlers lazily, the way a cold start would: only after the environment is set,
+ * and once per stack (a per-stack query on the module URL gives each stack its own "container",
+ * so a second stack in the same process never reuses the first one's clients). Invokes them with
+ * the function's timeout, as Lambda does.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Context } from "aws-lambda";
+import { createLambdaContext, DEFAULT_TIMEOUT_MS, FUNCTION_TIMEOUT_MS } from "./lambda-context.ts";
+
+export const FUNCTION_NAMES = ["status", "logs", "download", "health-probe"] as const;
+export type FunctionName = (typeof FUNCTION_NAMES)[number];
+
+export const isFunctionName = (name: string): name is FunctionName =>
+  (FUNCTION_NAMES as readonly string[]).includes(name);
+
+export type LambdaHandler = (event: unknown, context: Context) => Promise<unknown>;
+
+export class HandlerTimeoutError extends Error {
+  override name = "HandlerTimeoutError";
+}
+
+export interface HandlerLoader {
+  /** Whether `functions/<fn>.ts` exists yet. */
+  exists(fn: FunctionName): boolean;
+  load(fn: FunctionName): Promise<LambdaHandler>;
+}
+
+let instances = 0;
+
+export function createHandlerLoader(functionsDir: string): HandlerLoader {
+  const instance = ++instances;
+  const cache = new Map<FunctionName, Promise<LambdaHandler>>();
+  const file = (fn: FunctionName) => join(functionsDir, `${fn}.ts`);
+  return {
+    exists: (fn) => existsSync(file(fn)),
+    load(fn) {
+      let loading = cache.get(fn);
+      if (!loading) {
+        const url = `${pathToFileURL(file(fn)).href}?stack=${instance}`;
+        loading = import(/* @vite-ignore */ url).then((mod: { handler?: unknown }) => {
+          if (typeof mod.handler !== "function") throw new Error(`functions/${fn}.ts exports no handler`);
+          return mod.handler as LambdaHandler;
+        });
+        // A failed import is retried on the next request (the file may be mid-edit).
+        loading.catch(() => cache.delete(fn));
+        cache.set(fn, loading);
+      }
+      return loading;
+    },
+  };
+}
+
+export interface InvokeOptions {
+  awsRequestId?: string;
+  nowMs?: () => number;
+  timeoutMs?: number;
+}
+
+/** Runs one invocation; rejects with HandlerTimeoutError when the function's timeout passes. */
+export async function invokeHandler(
+  handler: LambdaHandler,
+  fn: FunctionName,
+  event: unknown,
+  opts: InvokeOptions = {},
+): Promise<unknown> {
+  const timeoutMs = opts.timeoutMs ?? FUNCTION_TIMEOUT_MS[fn] ?? DEFAULT_TIMEOUT_MS;
+  const context = createLambdaContext({
+    fn,
+    timeoutMs,
+    ...(opts.nowMs ? { nowMs: opts.nowMs } : {}),
+    ...(opts.awsRequestId ? { awsRequestId: opts.awsRequestId } : {}),
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new HandlerTimeoutError(`Task timed out after ${(timeoutMs / 1000).toFixed(2)} seconds`)),
+      timeoutMs,
+    );
+  });
+  try {
+    return await Promise.race([handler(event, context), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

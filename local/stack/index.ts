@@ -1,0 +1,227 @@
+/**
+ * The local stack in one process: embedded dynalite with the service's tables, the kube API
+ * simulator serving a scenario, kubeconfigs and keys on disk, the registry loaded from the
+ * scenario, and the local API Gateway in front of the real handlers. `npm start` runs it
+ * (local/main.ts); e2e tests start it in-process on port 0.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createDynamo, localDynamoOptions } from "../../lib/state/dynamo.ts";
+import { startKubeSim } from "../kube-sim/index.ts";
+import { loadRegistry, localCluster } from "../registry-loader.ts";
+import { renderBanner } from "./banner.ts";
+import { createConsoleAssets } from "./console-assets.ts";
+import { ensureTables, LOCAL_TABLE_NAMES, startDynalite } from "./dynamo.ts";
+import { applyEnvironment, buildLambdaEnvironment } from "./environment.ts";
+import { writeFileAtomic } from "./files.ts";
+import { createHandlerLoader, type FunctionName } from "./handlers.ts";
+import { ensureKeys } from "./keys.ts";
+import { firstExample, grantedPrincipals } from "./scenario-info.ts";
+import { createApiServer } from "./server.ts";
+import { removeFileIfOwned, type StackInfo, writeStackFile } from "./stack-file.ts";
+
+export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+export const DEFAULT_SCENARIO = join(REPO_ROOT, "local/scenarios/demo.json");
+/** Where `npm start` keeps kubeconfigs/, keys/ and stack.json (git-ignored). */
+export const DEFAULT_LOCAL_DIR = join(REPO_ROOT, ".local");
+
+export interface LocalStackOptions {
+  /** A scenario file path, or the raw scenario object. Default: local/scenarios/demo.json. */
+  scenario?: string | object;
+  /** API port on 127.0.0.1; 0 (the default here) picks a free one. */
+  port?: number;
+  /** Persist DynamoDB (and keep the keys) under this directory; in memory otherwise. */
+  dataDir?: string;
+  /** No banner, no request log. */
+  quiet?: boolean;
+  /** Where kubeconfigs/, keys/ and stack.json go. Default: a private temp dir, removed on close. */
+  workDir?: string;
+  /** The stack file; default `<workDir>/stack.json`. */
+  stackFile?: string;
+  /** Anchors the scenario's relative times (default: now). */
+  loadTime?: Date;
+  /** Import the handlers in the background once ready, so the first request is warm. */
+  warm?: boolean;
+}
+
+type KubeSim = Awaited<ReturnType<typeof startKubeSim>>;
+
+export interface LocalStack {
+  apiUrl: string;
+  simUrl: string;
+  sim: KubeSim;
+  dynamodbEndpoint: string;
+  kubeconfigs: Record<string, string>;
+  stackFile: string;
+  workDir: string;
+  /** The functions' environment, as set on this process. */
+  environment: Record<string, string>;
+  /** The text `npm start` prints. */
+  banner: string;
+  close(): Promise<void>;
+}
+
+/** Stack file's sibling with the functions' environment, for `npm run invoke`. */
+export const lambdaEnvFileFor = (stackFile: string) => join(dirname(stackFile), "lambda-env.json");
+
+function readScenario(scenario: string | object): { raw: unknown; file: string | null } {
+  if (typeof scenario !== "string") return { raw: scenario, file: null };
+  const file = resolve(scenario);
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    throw new Error(`cannot read scenario file ${file}`);
+  }
+  try {
+    return { raw: JSON.parse(text), file };
+  } catch (err) {
+    throw new Error(`scenario file ${file} is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const onError = (err: NodeJS.ErrnoException) => {
+      reject(
+        err.code === "EADDRINUSE"
+          ? new Error(`port ${port} is in use (another local stack? see .local/stack.json); use --port N`)
+          : err,
+      );
+    };
+    server.once("error", onError);
+    server.listen(port, "127.0.0.1", () => {
+      server.off("error", onError);
+      resolvePort((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+export async function startLocalStack(opts: LocalStackOptions = {}): Promise<LocalStack> {
+  const started = performance.now();
+  const log = opts.quiet ? () => {} : (line: string) => console.log(line);
+  const { raw, file: scenarioFile } = readScenario(opts.scenario ?? DEFAULT_SCENARIO);
+  const ownWorkDir = opts.workDir === undefined;
+  const workDir = opts.workDir ?? mkdtempSync(join(tmpdir(), "runtime-logs-local-"));
+  const stackFile = opts.stackFile ?? join(workDir, "stack.json");
+  const envFile = lambdaEnvFileFor(stackFile);
+  const dataDir = opts.dataDir ? resolve(opts.dataDir) : null;
+
+  // Everything started so far, closed in reverse order on failure or close().
+  const closers: (() => Promise<void> | void)[] = [];
+  const closeAll = async () => {
+    for (const close of closers.splice(0).reverse()) {
+      try {
+        await close();
+      } catch (err) {
+        console.error("local stack: error while stopping:", err);
+      }
+    }
+  };
+  if (ownWorkDir) closers.push(() => rmSync(workDir, { recursive: true, force: true }));
+
+  try {
+    const [dynamo, sim] = await Promise.all([
+      startDynalite(dataDir ? { dataDir: join(dataDir, "dynamodb") } : {}),
+      startKubeSim({ scenario: raw, ...(opts.loadTime ? { loadTime: opts.loadTime } : {}) }),
+    ]);
+    closers.push(() => dynamo.close());
+    closers.push(() => sim.close());
+
+    const { client, doc } = createDynamo(localDynamoOptions(dynamo.endpoint));
+    closers.push(() => client.destroy());
+    await ensureTables(client, LOCAL_TABLE_NAMES);
+
+    const kubeconfigs: Record<string, string> = await sim.writeKubeconfigs(join(workDir, "kubeconfigs"));
+    const keys = ensureKeys(join(workDir, "keys"), { keep: dataDir !== null });
+    const scenario = sim.scenario;
+    await loadRegistry(
+      { doc, tableName: LOCAL_TABLE_NAMES.registry, replace: true },
+      scenario.registry,
+      Object.entries(kubeconfigs).map(([id, path]) => localCluster(id, path)),
+    );
+
+    const environment = buildLambdaEnvironment({
+      dynamodbEndpoint: dynamo.endpoint,
+      tables: LOCAL_TABLE_NAMES,
+      keys,
+      limits: scenario.limits,
+    });
+    applyEnvironment(environment);
+
+    let ready = false;
+    const handlers = createHandlerLoader(join(REPO_ROOT, "functions"));
+    const consoleAssets = createConsoleAssets(join(REPO_ROOT, "console"));
+    closers.push(() => consoleAssets.close());
+    const principals = grantedPrincipals(scenario.registry);
+    const server = createApiServer({
+      handlers,
+      consoleAssets,
+      principals: () => principals,
+      isReady: () => ready,
+      log,
+    });
+    const port = await listen(server, opts.port ?? 0);
+    closers.push(
+      () =>
+        new Promise<void>((done) => {
+          ready = false;
+          server.closeAllConnections();
+          server.close(() => done());
+        }),
+    );
+    const apiUrl = `http://127.0.0.1:${port}`;
+    const simUrl: string = sim.url;
+
+    const info: StackInfo = { apiUrl, simUrl, dynamodbEndpoint: dynamo.endpoint, kubeconfigs, pid: process.pid };
+    writeFileAtomic(envFile, `${JSON.stringify({ pid: process.pid, environment }, null, 2)}\n`, 0o600);
+    writeStackFile(stackFile, info);
+    closers.push(() => {
+      removeFileIfOwned(stackFile);
+      removeFileIfOwned(envFile);
+    });
+    ready = true;
+
+    if (opts.warm) {
+      for (const fn of ["status", "logs", "download"] as FunctionName[]) {
+        if (handlers.exists(fn)) handlers.load(fn).catch((err: unknown) => log(`${fn}: cannot load: ${err}`));
+      }
+    }
+
+    const banner = renderBanner({
+      apiUrl,
+      simUrl,
+      dynamodbEndpoint: dynamo.endpoint,
+      stackFile,
+      scenarioFile,
+      dataDir,
+      kubeconfigs,
+      example: firstExample(scenario.registry),
+      startupMs: performance.now() - started,
+    });
+    log(banner);
+    let closing: Promise<void> | undefined;
+    return {
+      apiUrl,
+      simUrl,
+      sim,
+      dynamodbEndpoint: dynamo.endpoint,
+      kubeconfigs,
+      stackFile,
+      workDir,
+      environment,
+      banner,
+      close() {
+        closing ??= closeAll();
+        return closing;
+      },
+    };
+  } catch (err) {
+    await closeAll();
+    throw err;
+  }
+}

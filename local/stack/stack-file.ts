@@ -1,0 +1,68 @@
+/**
+ * `.local/stack.json`: how tools, scripts and `npm run invoke` find a running local stack. Written
+ * atomically before `/health` first answers; removed on exit only by the process that wrote it.
+ */
+import { readFileSync, rmSync } from "node:fs";
+import { writeFileAtomic } from "./files.ts";
+
+export interface StackInfo {
+  apiUrl: string;
+  simUrl: string;
+  dynamodbEndpoint: string;
+  kubeconfigs: Record<string, string>;
+  pid: number;
+}
+
+export function writeStackFile(path: string, info: StackInfo): void {
+  writeFileAtomic(path, `${JSON.stringify(info, null, 2)}\n`);
+}
+
+/** The parsed file, or null when it is absent or not a stack file. */
+export function readStackFile(path: string): StackInfo | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, "utf8"));
+  } catch {
+    return null;
+  }
+  if (typeof parsed !== "object" || parsed === null) return null;
+  const p = parsed as Record<string, unknown>;
+  const ok =
+    typeof p.apiUrl === "string" &&
+    typeof p.simUrl === "string" &&
+    typeof p.dynamodbEndpoint === "string" &&
+    typeof p.kubeconfigs === "object" &&
+    p.kubeconfigs !== null &&
+    Number.isSafeInteger(p.pid);
+  return ok ? (p as unknown as StackInfo) : null;
+}
+
+/** Whether a process with this pid exists (signal 0 probes without sending anything). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Removes a JSON file only if its `pid` is ours (another stack may have taken it over). */
+export function removeFileIfOwned(path: string, pid: number = process.pid): boolean {
+  let owner: unknown;
+  try {
+    owner = (JSON.parse(readFileSync(path, "utf8")) as { pid?: unknown }).pid;
+  } catch {
+    return false;
+  }
+  if (owner !== pid) return false;
+  rmSync(path, { force: true });
+  return true;
+}
+
+/** A stack file whose process still runs, or null. */
+export function findRunningStack(path: string): StackInfo | null {
+  const info = readStackFile(path);
+  return info && isAlive(info.pid) ? info : null;
+}
