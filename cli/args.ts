@@ -35,7 +35,9 @@ export function parseId(what: string, value: string): string {
 
 export function parsePod(value: string): string {
   if (value.length < 1 || value.length > 253 || !DNS_SUBDOMAIN.test(value))
-    throw new UsageError(`--pod ${quoteArg(value)} is not a valid Pod name (a DNS subdomain, 1-253 characters)`);
+    throw new UsageError(
+      `--pod ${quoteArg(value)} is not a valid Pod name (a DNS subdomain, 1-253 characters)`,
+    );
   return value;
 }
 
@@ -49,8 +51,8 @@ export function parseTail(value: string): number {
 const UNIT_NANOS: Record<string, number> = {
   ns: 1,
   us: 1e3,
-  "µs": 1e3,
-  "μs": 1e3,
+  µs: 1e3,
+  μs: 1e3,
   ms: 1e6,
   s: 1e9,
   m: 60e9,
@@ -81,7 +83,8 @@ export function parseSince(value: string): number {
   return seconds;
 }
 
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|([+-])(\d{2}):(\d{2}))$/;
+const RFC3339 =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|([+-])(\d{2}):(\d{2}))$/;
 
 /**
  * Parses an RFC 3339 time into the UTC form the API takes (`…Z`, fraction digits kept). Offsets are

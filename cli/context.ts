@@ -3,8 +3,8 @@
  * resolved global options and an API client.
  */
 import { isLoopbackHost, parseEndpoint, parseId, parseToken } from "./args.ts";
-import { escapeText } from "./escape.ts";
 import { UsageError } from "./errors.ts";
+import { escapeText } from "./escape.ts";
 import { ApiClient, type FetchFn } from "./http.ts";
 
 export type Output = "text" | "json" | "log";

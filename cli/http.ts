@@ -2,8 +2,9 @@
  * The HTTP side of `occ`: builds contract URLs, sends GETs with the bearer token, reads bounded
  * bodies and turns answers into data, ApiError (an error envelope) or TransportError (anything else).
  */
-import { decodeUtf8Lenient } from "./escape.ts";
+
 import { ApiError, type ApiErrorInfo, Interrupted, TransportError } from "./errors.ts";
+import { decodeUtf8Lenient } from "./escape.ts";
 import { rawMember } from "./raw-json.ts";
 
 export type FetchFn = (input: URL, init: RequestInit) => Promise<Response>;
@@ -204,10 +205,12 @@ async function readCapped(res: Response, max: number, signal: AbortSignal): Prom
 
 function describeNetworkError(e: unknown): string {
   let cur: unknown = e;
+  let innermost = e instanceof Error ? e.message : "network error";
   for (let depth = 0; depth < 4 && cur instanceof Error; depth++) {
     const code = (cur as { code?: unknown }).code;
-    if (typeof code === "string" && /^[A-Z_]{2,40}$/.test(code)) return code;
+    if (typeof code === "string" && /^E[A-Z_]{1,40}$/.test(code)) return code;
+    innermost = cur.message;
     cur = cur.cause;
   }
-  return e instanceof Error ? e.message.slice(0, 200) : "network error";
+  return innermost.slice(0, 200);
 }

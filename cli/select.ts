@@ -24,7 +24,11 @@ function describeFailure(e: unknown): string {
   return "unknown error";
 }
 
-export async function selectDeployment(ctx: Ctx, agent: string, explicit: string | undefined): Promise<Selection> {
+export async function selectDeployment(
+  ctx: Ctx,
+  agent: string,
+  explicit: string | undefined,
+): Promise<Selection> {
   if (explicit !== undefined) return { deploymentId: explicit };
   const listed = await ctx.client.getJson([...agentSegments(ctx, agent), "deployments"], {}, ctx.signal);
   const ids = deploymentList(listed.data).filter(

@@ -46,7 +46,10 @@ function cellText(cell: Cell): string {
  * The last column is not padded, so long messages do not drag trailing blanks.
  */
 export function renderTable(headers: readonly string[], rows: readonly (readonly Cell[])[]): string[] {
-  const texts = [headers.map((h) => escapeText(h)), ...rows.map((r) => headers.map((_, i) => cellText(r[i])))];
+  const texts = [
+    headers.map((h) => escapeText(h)),
+    ...rows.map((r) => headers.map((_, i) => cellText(r[i]))),
+  ];
   const widths = headers.map((_, col) => Math.max(...texts.map((r) => displayWidth(r[col]!))));
   return texts.map((r) =>
     r

@@ -20,6 +20,8 @@ const STATE_READ_WRITE = ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Upda
 const AUDIT_APPEND = ["dynamodb:PutItem"] as const;
 /** Restart records: append and read the newest. */
 const AUDIT_APPEND_QUERY = ["dynamodb:PutItem", "dynamodb:Query"] as const;
+/** The probe also pings each table with a GetItem of a key no item has (lib/probe/deps.ts). */
+const PROBE_PING = "dynamodb:GetItem";
 
 export const TABLE_ACCESS: Record<FunctionName, Partial<Record<TableKey, TableAccess>>> = {
   // Denials are audited; the runtime description reads (and records) restart records.
@@ -38,10 +40,11 @@ export const TABLE_ACCESS: Record<FunctionName, Partial<Record<TableKey, TableAc
     state: { actions: STATE_READ_WRITE },
     audit: { actions: AUDIT_APPEND },
   },
-  // Lists running Agents through the sparse `running` GSI, records restarts.
+  // Lists running Agents through the sparse `running` GSI, keeps its last observation in State,
+  // records restarts.
   "health-probe": {
     registry: { actions: REGISTRY_READ, indexes: ["running"] },
     state: { actions: STATE_READ_WRITE },
-    audit: { actions: AUDIT_APPEND_QUERY },
+    audit: { actions: [...AUDIT_APPEND_QUERY, PROBE_PING] },
   },
 };

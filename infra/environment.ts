@@ -41,7 +41,8 @@ export function functionEnvironment(input: EnvironmentInput): FunctionEnvironmen
   if (limits.burst !== undefined) env[ENV.limitBurst] = String(limits.burst);
   if (limits.ratePerSecond !== undefined) env[ENV.limitRatePerSecond] = String(limits.ratePerSecond);
   if (limits.downloadCost !== undefined) env[ENV.limitDownloadCost] = String(limits.downloadCost);
-  if (limits.principalInFlight !== undefined) env[ENV.limitPrincipalInFlight] = String(limits.principalInFlight);
+  if (limits.principalInFlight !== undefined)
+    env[ENV.limitPrincipalInFlight] = String(limits.principalInFlight);
   if (limits.agentInFlight !== undefined) env[ENV.limitAgentInFlight] = String(limits.agentInFlight);
   return env;
 }

@@ -20,10 +20,20 @@ export interface FunctionSpec {
  * download process a 1 MiB page, so they get more memory (and with it more CPU).
  */
 export const FUNCTIONS: readonly FunctionSpec[] = [
-  { name: "status", description: "Runtime description, deployment list and /health", memoryMiB: 512, timeoutSeconds: 12 },
+  {
+    name: "status",
+    description: "Runtime description, deployment list and /health",
+    memoryMiB: 512,
+    timeoutSeconds: 12,
+  },
   { name: "logs", description: "Redacted, resumable log pages", memoryMiB: 1024, timeoutSeconds: 12 },
   { name: "download", description: "Redacted log downloads", memoryMiB: 1024, timeoutSeconds: 12 },
-  { name: "health-probe", description: "Scheduled health probe and restart recorder", memoryMiB: 512, timeoutSeconds: 60 },
+  {
+    name: "health-probe",
+    description: "Scheduled health probe and restart recorder",
+    memoryMiB: 512,
+    timeoutSeconds: 60,
+  },
 ];
 
 /** The repository root (this file lives in `infra/`). */
@@ -32,7 +42,8 @@ export const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const defaultEntry = (name: FunctionName): string => path.join(REPO_ROOT, "functions", `${name}.ts`);
 
 /** ESM bundles may contain CommonJS code that calls `require` (the Kubernetes client does). */
-export const REQUIRE_SHIM = "import { createRequire } from 'module';const require = createRequire(import.meta.url);";
+export const REQUIRE_SHIM =
+  "import { createRequire } from 'module';const require = createRequire(import.meta.url);";
 
 /**
  * The bundling choices shared by `NodejsFunction` and a direct `esbuild.build`. Everything is bundled,

@@ -68,7 +68,9 @@ export function acknowledgements(stack: RuntimeLogsStack): Acknowledgement[] {
   }
   list.push({
     construct: stack.probeScheduleRole,
-    id: rule(`AwsSolutions-IAM5[Resource::<${stack.getLogicalId(stack.functions["health-probe"].fn.node.defaultChild as never)}.Arn>:*]`),
+    id: rule(
+      `AwsSolutions-IAM5[Resource::<${stack.getLogicalId(stack.functions["health-probe"].fn.node.defaultChild as never)}.Arn>:*]`,
+    ),
     reason:
       "lambda:InvokeFunction on the health probe and its versions/aliases (`:*` of that one " +
       "function ARN, added by the Scheduler target); the role may invoke nothing else.",

@@ -9,12 +9,17 @@ import { Schedule, ScheduleExpression, ScheduleTargetInput } from "aws-cdk-lib/a
 import { LambdaInvoke } from "aws-cdk-lib/aws-scheduler-targets";
 import type { Construct } from "constructs";
 import { TABLES } from "../lib/state/tables.ts";
-import { TABLE_ACCESS, type TableKey } from "./access.ts";
-import { RuntimeLogsApi } from "./constructs/http-api.ts";
+import { TABLE_ACCESS, type TableAccess, type TableKey } from "./access.ts";
 import { ServiceAlarms } from "./constructs/alarms.ts";
+import { RuntimeLogsApi } from "./constructs/http-api.ts";
 import { KUBECONFIG_SECRET_PREFIX, ServiceKeys } from "./constructs/keys.ts";
 import { ServiceNetwork } from "./constructs/network.ts";
-import { grantSecretRead, grantTable, secretPrefixArn, ServiceFunction } from "./constructs/service-function.ts";
+import {
+  grantSecretRead,
+  grantTable,
+  ServiceFunction,
+  secretPrefixArn,
+} from "./constructs/service-function.ts";
 import { ServiceTables } from "./constructs/tables.ts";
 import { functionEnvironment } from "./environment.ts";
 import { defaultEntry, FUNCTIONS, type FunctionName } from "./functions.ts";
@@ -71,8 +76,8 @@ export class RuntimeLogsStack extends Stack {
         environment,
         network: this.network?.placement,
       });
-      for (const [table, access] of Object.entries(TABLE_ACCESS[spec.name]) as [TableKey, typeof access][]) {
-        if (!access) continue;
+      const grants = Object.entries(TABLE_ACCESS[spec.name]) as [TableKey, TableAccess][];
+      for (const [table, access] of grants) {
         for (const index of access.indexes ?? []) {
           if (!indexNames.has(index)) throw new Error(`Unknown index "${index}" in the access table.`);
         }

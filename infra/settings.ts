@@ -99,7 +99,8 @@ function readAuthorizer(get: Lookup): AuthorizerSettings {
       `Context "authorizer=jwt" needs "jwtIssuer" (the issuer URL) and "jwtAudience" (one or more audiences).`,
     );
   }
-  if (!/^https:\/\/[^\s]+$/.test(issuer)) throw new SettingsError(`Context "jwtIssuer" must be an https URL.`);
+  if (!/^https:\/\/[^\s]+$/.test(issuer))
+    throw new SettingsError(`Context "jwtIssuer" must be an https URL.`);
   return { kind, issuer, audience };
 }
 
@@ -116,7 +117,8 @@ function readVpc(get: Lookup): VpcSettings | undefined {
     }
     return undefined;
   }
-  if (!awsId("vpc").test(vpcId)) throw new SettingsError(`Context "vpcId" must look like vpc-0123456789abcdef0.`);
+  if (!awsId("vpc").test(vpcId))
+    throw new SettingsError(`Context "vpcId" must look like vpc-0123456789abcdef0.`);
   if (subnetIds.length === 0) throw new SettingsError(`Context "vpcId" needs "subnetIds" (private subnets).`);
   for (const id of subnetIds) {
     if (!awsId("subnet").test(id)) throw new SettingsError(`Context "subnetIds" has a malformed subnet id.`);
@@ -146,7 +148,8 @@ function readLimits(get: Lookup): LimitSettings {
   const limits: LimitSettings = {};
   for (const [key, raw] of Object.entries(value)) {
     const name = LIMIT_KEYS.find((k) => k === key);
-    if (!name) throw new SettingsError(`Context "limits" has an unknown key (known: ${LIMIT_KEYS.join(", ")}).`);
+    if (!name)
+      throw new SettingsError(`Context "limits" has an unknown key (known: ${LIMIT_KEYS.join(", ")}).`);
     const ok = typeof raw === "number" && Number.isFinite(raw) && raw > 0;
     if (!ok || (INTEGER_LIMITS.has(name) && !Number.isInteger(raw))) {
       throw new SettingsError(`Context "limits.${name}" must be a positive number.`);

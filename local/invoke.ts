@@ -7,8 +7,11 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Command } from "commander";
-import { FUNCTION_NAMES, isFunctionName } from "./stack/handlers.ts";
+import { FUNCTION_NAMES, type FunctionName, isFunctionName } from "./stack/handlers.ts";
 import { invokeAgainstLocalStack } from "./stack/invoke.ts";
+
+// The SDK's notice about future Node versions is noise on a developer's terminal.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
 const program = new Command("npm run invoke --")
   .description("Invoke a Lambda handler locally with an event file, against the local stack.")
@@ -19,10 +22,12 @@ const program = new Command("npm run invoke --")
   .showHelpAfterError()
   .parse();
 
-const [fn, eventPath] = program.processedArgs as [string, string];
+const [name, eventPath] = program.processedArgs as [string, string];
 const options = program.opts<{ scenario?: string; stackFile?: string }>();
 
-if (!isFunctionName(fn)) program.error(`unknown function "${fn}": use one of ${FUNCTION_NAMES.join(", ")}`);
+if (!isFunctionName(name))
+  program.error(`unknown function "${name}": use one of ${FUNCTION_NAMES.join(", ")}`);
+const fn = name as FunctionName;
 
 let event: unknown;
 try {
@@ -44,9 +49,9 @@ try {
   });
   process.stderr.write(`invoked ${fn} against the ${outcome.stack} local stack at ${outcome.apiUrl}\n`);
   stdoutWrite(`${JSON.stringify(outcome.result, null, 2)}\n`);
-  process.exitCode = 0;
+  process.exit(0);
 } catch (err) {
   const error = err instanceof Error ? err : new Error(String(err));
   stdoutWrite(`${JSON.stringify({ errorType: error.name, errorMessage: error.message }, null, 2)}\n`);
-  process.exitCode = 1;
+  process.exit(1);
 }

@@ -1,9 +1,10 @@
 /**
  * `npm start`: the whole service on this machine (README.md § The two commands). Options:
  * `--scenario FILE` (default local/scenarios/demo.json), `--port N` (default 3000; 0 picks a free
- * port), `--data-dir DIR` (persist DynamoDB and keep the keys). Ctrl-C or SIGTERM stops it cleanly.
+ * port), `--data-dir DIR` (persist DynamoDB and keep the keys), `--state-dir DIR` (default .local).
+ * Ctrl-C or SIGTERM stops it cleanly.
  */
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { Command, InvalidArgumentError } from "commander";
 import {
   DEFAULT_LOCAL_DIR,
@@ -21,16 +22,23 @@ function parsePort(value: string): number {
   return Number(value);
 }
 
+// The SDK's notice about future Node versions is noise on a developer's terminal.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+
 const program = new Command("npm start --")
-  .description("Run the runtime-logs local stack: API, console, kube API simulator and DynamoDB in one process.")
+  .description(
+    "Run the runtime-logs local stack: API, console, kube API simulator and DynamoDB in one process.",
+  )
   .option("--scenario <file>", "scenario file", DEFAULT_SCENARIO)
   .option("--port <n>", "API port on 127.0.0.1 (0: any free port)", parsePort, 3000)
   .option("--data-dir <dir>", "persist DynamoDB here and keep the keys across restarts")
+  .option("--state-dir <dir>", "where kubeconfigs/, keys/ and stack.json go", DEFAULT_LOCAL_DIR)
   .showHelpAfterError()
   .parse();
 
-const options = program.opts<{ scenario: string; port: number; dataDir?: string }>();
-const stackFile = join(DEFAULT_LOCAL_DIR, "stack.json");
+const options = program.opts<{ scenario: string; port: number; dataDir?: string; stateDir: string }>();
+const stateDir = resolve(options.stateDir);
+const stackFile = join(stateDir, "stack.json");
 
 let stack: LocalStack | undefined;
 let stopping = false;
@@ -62,7 +70,7 @@ try {
     scenario: options.scenario,
     port: options.port,
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-    workDir: DEFAULT_LOCAL_DIR,
+    workDir: stateDir,
     stackFile,
     warm: true,
   });

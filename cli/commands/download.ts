@@ -6,8 +6,8 @@
  */
 import { join, resolve } from "node:path";
 import type { Ctx } from "../context.ts";
-import { escapeJsonText, escapeText } from "../escape.ts";
 import { EXIT, type ExitCode, TransportError } from "../errors.ts";
+import { escapeJsonText, escapeText } from "../escape.ts";
 import type { Query } from "../http.ts";
 
 const MAX_NAME = 200;
@@ -18,7 +18,8 @@ export function safeFilename(name: string | undefined, fallback: string): string
   const base = (name ?? "").split(/[\\/]/).pop() ?? "";
   let safe = base.replace(/[^A-Za-z0-9_.-]/g, "_").replace(/^\.+/, (dots) => "_".repeat(dots.length));
   if (safe.length > MAX_NAME) safe = safe.slice(safe.length - MAX_NAME);
-  if (safe === "" || /^[_.]*$/.test(safe)) return fallback === "" ? "occ-download.log" : safeFilename(fallback, "");
+  if (safe === "" || /^[_.]*$/.test(safe))
+    return fallback === "" ? "occ-download.log" : safeFilename(fallback, "");
   return safe;
 }
 
@@ -68,7 +69,9 @@ export async function downloadLogs(
   }
   if (ctx.output === "json")
     ctx.out(
-      escapeJsonText(JSON.stringify({ path, bytes: answer.bytes.byteLength, requestId: answer.requestId ?? null })),
+      escapeJsonText(
+        JSON.stringify({ path, bytes: answer.bytes.byteLength, requestId: answer.requestId ?? null }),
+      ),
     );
   else {
     ctx.out(escapeText(path));

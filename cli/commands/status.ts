@@ -1,7 +1,7 @@
 /** `occ agent deployments | runtime | restarts`: reads of the status route. */
-import { type Ctx, deploymentSegments, agentSegments } from "../context.ts";
-import { escapeJsonText } from "../escape.ts";
+import { agentSegments, type Ctx, deploymentSegments } from "../context.ts";
 import { EXIT, type ExitCode, TransportError } from "../errors.ts";
+import { escapeJsonText } from "../escape.ts";
 import { restartLog, restartsTable } from "../format/restarts.ts";
 import { formatDeployments, formatRuntime } from "../format/runtime.ts";
 import { isObject, type JsonAnswer } from "../http.ts";
@@ -35,18 +35,27 @@ async function runtimeOf(ctx: Ctx, agent: string, deployment: string | undefined
       {},
       ctx.signal,
     ));
-  if (!isObject(answer.data)) throw new TransportError("the server sent a runtime description that is not an object");
+  if (!isObject(answer.data))
+    throw new TransportError("the server sent a runtime description that is not an object");
   return answer;
 }
 
-export async function runtimeCommand(ctx: Ctx, agent: string, deployment: string | undefined): Promise<ExitCode> {
+export async function runtimeCommand(
+  ctx: Ctx,
+  agent: string,
+  deployment: string | undefined,
+): Promise<ExitCode> {
   const answer = await runtimeOf(ctx, agent, deployment);
   if (ctx.output === "json") printJson(ctx, answer.data, answer.rawData);
   else for (const line of formatRuntime(answer.data)) ctx.out(line);
   return EXIT.ok;
 }
 
-export async function restartsCommand(ctx: Ctx, agent: string, deployment: string | undefined): Promise<ExitCode> {
+export async function restartsCommand(
+  ctx: Ctx,
+  agent: string,
+  deployment: string | undefined,
+): Promise<ExitCode> {
   const answer = await runtimeOf(ctx, agent, deployment);
   const data = answer.data as Record<string, unknown>;
   const records = Array.isArray(data.restarts) ? data.restarts.filter(isObject) : [];

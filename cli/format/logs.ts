@@ -1,8 +1,9 @@
 /**
  * Log pages as text lines, stderr notices and NDJSON (surfaces.md § occ: text output, -o json).
  */
-import { escapeJsonText, escapeText } from "../escape.ts";
+
 import { TransportError } from "../errors.ts";
+import { escapeJsonText, escapeText } from "../escape.ts";
 import { isObject } from "../http.ts";
 import { compactJson, rawElements, rawMember } from "../raw-json.ts";
 

@@ -61,7 +61,8 @@ export function sourcesTable(sources: Obj[]): string[] {
     const pods = objects(s.pods)
       .map((p) => `${str(p.name) ?? "?"}/${str(p.container) ?? "?"}`)
       .join(", ");
-    const available = s.available === true ? "yes" : `no${str(s.unavailableCode) ? ` (${s.unavailableCode})` : ""}`;
+    const available =
+      s.available === true ? "yes" : `no${str(s.unavailableCode) ? ` (${s.unavailableCode})` : ""}`;
     return [str(s.id), str(s.kind), available, pods, str(s.retention)];
   });
   return renderTable(["SOURCE", "KIND", "AVAILABLE", "PODS", "RETENTION"], rows);

@@ -8,9 +8,9 @@ import { Annotations, Fn, Stack } from "aws-cdk-lib";
 import {
   GatewayVpcEndpoint,
   GatewayVpcEndpointAwsService,
-  type ISubnet,
   InterfaceVpcEndpoint,
   InterfaceVpcEndpointAwsService,
+  type ISubnet,
   type IVpc,
   Peer,
   Port,
@@ -59,7 +59,11 @@ export class ServiceNetwork extends Construct {
       description: "runtime-logs functions: HTTPS to clusters and AWS endpoints",
       allowAllOutbound: false,
     });
-    this.functionSecurityGroup.addEgressRule(Peer.anyIpv4(), Port.tcp(443), "HTTPS to Kubernetes APIs and AWS");
+    this.functionSecurityGroup.addEgressRule(
+      Peer.anyIpv4(),
+      Port.tcp(443),
+      "HTTPS to Kubernetes APIs and AWS",
+    );
     this.endpointSecurityGroup = new SecurityGroup(this, "EndpointSecurityGroup", {
       vpc: this.vpc,
       description: "runtime-logs interface endpoints: HTTPS from the functions",

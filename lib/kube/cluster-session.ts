@@ -93,7 +93,8 @@ export class ClusterSession {
           },
           { signal, maxBytes: MAX_JSON_BYTES, overflow: "fail", onCall: this.scope.onCall },
         );
-        if (res.status < 200 || res.status > 299) throw new ClusterHttpError(res.status, statusMessage(res.body));
+        if (res.status < 200 || res.status > 299)
+          throw new ClusterHttpError(res.status, statusMessage(res.body));
         body = res.body;
         return new ResponseContext(res.status, res.headers, {
           text: async () => res.body.toString("utf8"),

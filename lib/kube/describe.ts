@@ -3,7 +3,7 @@
  * observations restart attribution needs. No I/O; inputs are untrusted raw JSON checked here.
  */
 import type { Plane, Role } from "../domain.ts";
-import { redactEventText } from "../runtime-logs/redact.ts";
+import { type EventTextHints, redactEventText } from "../runtime-logs/redact.ts";
 import { timeKey } from "./time.ts";
 import type {
   ContainerObservation,
@@ -52,13 +52,24 @@ export const labelSelector = (s: PodSelector): string =>
     .join(",");
 
 /** Redacted cluster text, capped after redaction so a cut never exposes part of a secret. */
-export function clusterText(value: string, max: number): string {
-  const redacted = redactEventText(value);
+export function clusterText(value: string, max: number, hints: EventTextHints = {}): string {
+  const redacted = redactEventText(value, hints);
   return redacted.length > max ? redacted.slice(0, max) : redacted;
 }
 
-const optionalText = (value: string | undefined, max: number): string | null =>
-  value === undefined || value === "" ? null : clusterText(value, max);
+const optionalText = (value: string | undefined, max: number, hints: EventTextHints): string | null =>
+  value === undefined || value === "" ? null : clusterText(value, max, hints);
+
+/** What Event and termination text must not reveal about this Pod: its node and images. */
+export function hintsFor(pod: RawPod): EventTextHints {
+  const images = [...(pod.spec.initContainers ?? []), ...pod.spec.containers]
+    .map((c) => c.image)
+    .filter((i): i is string => i !== undefined && i.length > 0);
+  return {
+    ...(pod.spec.nodeName ? { nodeNames: [pod.spec.nodeName] } : {}),
+    ...(images.length > 0 ? { imageRefs: images } : {}),
+  };
+}
 
 /**
  * Validates a Pod list: every item a valid Pod in the expected namespace with the expected labels
@@ -73,7 +84,8 @@ export function validatePods(items: readonly unknown[], selector: PodSelector): 
       throw new InvalidClusterData(`pods[${i}]: foreign namespace`);
     }
     for (const [k, v] of Object.entries(expected)) {
-      if (pod.metadata.labels?.[k] !== v) throw new InvalidClusterData(`pods[${i}]: label ${k} does not match`);
+      if (pod.metadata.labels?.[k] !== v)
+        throw new InvalidClusterData(`pods[${i}]: label ${k} does not match`);
     }
     return pod;
   });
@@ -110,14 +122,14 @@ export function declaredContainers(pod: RawPod): DeclaredContainer[] {
   const initStatus = statuses(pod.status?.initContainerStatuses);
   const regularStatus = statuses(pod.status?.containerStatuses);
   const out: DeclaredContainer[] = [];
-  for (const [list, init, byName] of [
+  for (const [list, isInit, byName] of [
     [init, true, initStatus],
     [regular, false, regularStatus],
   ] as const) {
     for (const c of list) {
       if (names.has(c.name)) throw new InvalidClusterData("duplicate container name");
       names.add(c.name);
-      out.push({ name: c.name, init, status: byName.get(c.name) });
+      out.push({ name: c.name, init: isInit, status: byName.get(c.name) });
     }
   }
   return out;
@@ -128,7 +140,8 @@ function stateOf(state: RawContainerState | undefined): {
   reason: string | undefined;
   startedAt: string | null;
 } {
-  if (state?.running) return { name: "running", reason: undefined, startedAt: state.running.startedAt ?? null };
+  if (state?.running)
+    return { name: "running", reason: undefined, startedAt: state.running.startedAt ?? null };
   if (state?.terminated) {
     const t = state.terminated;
     return { name: "terminated", reason: t.reason, startedAt: t.startedAt ?? null };
@@ -138,6 +151,7 @@ function stateOf(state: RawContainerState | undefined): {
 }
 
 export function toContainers(pod: RawPod): RuntimeContainer[] {
+  const hints = hintsFor(pod);
   return declaredContainers(pod).map(({ name, init, status }) => {
     const state = stateOf(status?.state);
     const last = status?.lastState?.terminated;
@@ -145,13 +159,13 @@ export function toContainers(pod: RawPod): RuntimeContainer[] {
       name,
       init,
       state: state.name,
-      reason: optionalText(state.reason, LIMITS.reasonChars),
+      reason: optionalText(state.reason, LIMITS.reasonChars, hints),
       ready: status?.ready === true,
       restartCount: status?.restartCount ?? 0,
       startedAt: state.startedAt,
       lastTermination: last
         ? {
-            reason: optionalText(last.reason, LIMITS.reasonChars),
+            reason: optionalText(last.reason, LIMITS.reasonChars, hints),
             exitCode: last.exitCode,
             signal: last.signal ?? null,
             finishedAt: last.finishedAt ?? null,
@@ -189,7 +203,12 @@ export function defaultContainer(pod: RawPod): string {
 export function toSourcePod(pod: RawPod): SourcePod {
   const container = defaultContainer(pod);
   const status = pod.status?.containerStatuses?.find((s) => s.name === container);
-  return { name: pod.metadata.name, uid: pod.metadata.uid, container, restartCount: status?.restartCount ?? 0 };
+  return {
+    name: pod.metadata.name,
+    uid: pod.metadata.uid,
+    container,
+    restartCount: status?.restartCount ?? 0,
+  };
 }
 
 const FIELD_PATH = /^spec\.(?:containers|initContainers)\{([a-z0-9-]{1,63})\}$/;
@@ -233,18 +252,24 @@ export function mergeEvents(kept: KeyedEvent[], page: readonly RawEvent[], podUi
     const at = eventObservedAt(event);
     next.push({ key: at ? timeKey(at) : "", name: event.metadata?.name ?? "", event });
   }
-  next.sort((a, b) => (a.key !== b.key ? (a.key < b.key ? 1 : -1) : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  next.sort((a, b) =>
+    a.key !== b.key ? (a.key < b.key ? 1 : -1) : a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  );
   return next.slice(0, LIMITS.eventsKept);
 }
 
 export type { KeyedEvent };
 
-export function toRuntimeEvents(kept: readonly KeyedEvent[], declared: ReadonlySet<string>): RuntimeEvent[] {
+export function toRuntimeEvents(
+  kept: readonly KeyedEvent[],
+  declared: ReadonlySet<string>,
+  hints: EventTextHints = {},
+): RuntimeEvent[] {
   return kept.map(({ event }) => ({
     type: event.type as "Normal" | "Warning",
     container: eventContainer(event.involvedObject.fieldPath, declared),
-    reason: clusterText(event.reason ?? "", LIMITS.reasonChars),
-    message: clusterText(event.message ?? "", LIMITS.eventMessageChars),
+    reason: clusterText(event.reason ?? "", LIMITS.reasonChars, hints),
+    message: clusterText(event.message ?? "", LIMITS.eventMessageChars, hints),
     count: Math.max(1, event.series?.count ?? event.count ?? 1),
     lastObservedAt: eventObservedAt(event),
   }));
@@ -253,30 +278,27 @@ export function toRuntimeEvents(kept: readonly KeyedEvent[], declared: ReadonlyS
 const STATUS_REASON = /^[A-Za-z][A-Za-z0-9]{0,63}$/;
 const RESTARTED_AT = /^[0-9A-Za-z:.+-]{1,64}$/;
 
-function termination(t: RawTerminated | undefined): TerminationDetail | null {
+function termination(t: RawTerminated | undefined, hints: EventTextHints): TerminationDetail | null {
   if (!t) return null;
   return {
-    reason: optionalText(t.reason, LIMITS.reasonChars),
+    reason: optionalText(t.reason, LIMITS.reasonChars, hints),
     exitCode: t.exitCode,
     signal: t.signal ?? null,
     startedAt: t.startedAt ?? null,
     finishedAt: t.finishedAt ?? null,
-    message: optionalText(t.message, LIMITS.terminationMessageChars),
+    message: optionalText(t.message, LIMITS.terminationMessageChars, hints),
   };
 }
 
-export function toObservation(
-  role: Role,
-  plane: Plane,
-  clusterId: string,
-  pod: RawPod,
-): PodObservation {
+export function toObservation(role: Role, plane: Plane, clusterId: string, pod: RawPod): PodObservation {
   const reason = pod.status?.reason;
-  if (reason !== undefined && !STATUS_REASON.test(reason)) throw new InvalidClusterData("status.reason malformed");
+  if (reason !== undefined && !STATUS_REASON.test(reason))
+    throw new InvalidClusterData("status.reason malformed");
   const restartedAt = pod.metadata.annotations?.[ANNOTATION_RESTARTED_AT];
   if (restartedAt !== undefined && !RESTARTED_AT.test(restartedAt)) {
     throw new InvalidClusterData("restartedAt annotation malformed");
   }
+  const hints = hintsFor(pod);
   const containers: ContainerObservation[] = declaredContainers(pod).map(({ name, init, status }) => {
     const state = stateOf(status?.state);
     return {
@@ -285,8 +307,8 @@ export function toObservation(
       restartCount: status?.restartCount ?? 0,
       state: state.name,
       startedAt: state.startedAt,
-      terminated: termination(status?.state?.terminated),
-      lastTerminated: termination(status?.lastState?.terminated),
+      terminated: termination(status?.state?.terminated, hints),
+      lastTerminated: termination(status?.lastState?.terminated, hints),
     };
   });
   return {

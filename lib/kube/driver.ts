@@ -10,6 +10,7 @@ import {
   CONTAINER_RETENTION,
   currentPods,
   declaredContainers,
+  hintsFor,
   type KeyedEvent,
   labelSelector,
   mergeEvents,
@@ -53,7 +54,9 @@ export const CALL_TIMEOUT_MS = 5_000;
 const ROLES: readonly Role[] = ["gateway", "agent"];
 const ID = /^[a-z0-9]([a-z0-9_-]{0,62}[a-z0-9])?$/;
 
-export type ClusterLookup = (clusterId: string) => Promise<Pick<ClusterRecord, "clusterId" | "kubeconfigRef"> | undefined>;
+export type ClusterLookup = (
+  clusterId: string,
+) => Promise<Pick<ClusterRecord, "clusterId" | "kubeconfigRef"> | undefined>;
 
 export interface KubeDriverOptions {
   kubeconfigs: KubeconfigStore;
@@ -99,7 +102,11 @@ interface RoleResult {
   events: Map<string, KeyedEvent[]>;
 }
 
-async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+async function mapLimited<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
   const worker = async () => {
@@ -132,7 +139,10 @@ export class ClientNodeKubeDriver implements KubeDriver {
     let kc: Awaited<ReturnType<KubeconfigStore["get"]>>;
     try {
       const cluster = await this.options.getCluster(clusterId);
-      if (!cluster) throw new ServiceError("RUNTIME_LOGS_UNAVAILABLE", { internal: `cluster ${clusterId}: not registered` });
+      if (!cluster)
+        throw new ServiceError("RUNTIME_LOGS_UNAVAILABLE", {
+          internal: `cluster ${clusterId}: not registered`,
+        });
       kc = await this.options.kubeconfigs.get(clusterId, cluster.kubeconfigRef);
     } catch (e) {
       if (e instanceof ServiceError) throw e;
@@ -152,10 +162,21 @@ export class ClientNodeKubeDriver implements KubeDriver {
   }
 
   #selector(deployment: DeploymentRecord, role: Role, placement: RolePlacement): PodSelector {
-    if (!ID.test(deployment.agentId) || !ID.test(deployment.deploymentId) || !isDnsLabel(placement.namespace)) {
-      throw new ServiceError("RUNTIME_LOGS_UNAVAILABLE", { internal: "deployment record has malformed identifiers" });
+    if (
+      !ID.test(deployment.agentId) ||
+      !ID.test(deployment.deploymentId) ||
+      !isDnsLabel(placement.namespace)
+    ) {
+      throw new ServiceError("RUNTIME_LOGS_UNAVAILABLE", {
+        internal: "deployment record has malformed identifiers",
+      });
     }
-    return { namespace: placement.namespace, agentId: deployment.agentId, deploymentId: deployment.deploymentId, role };
+    return {
+      namespace: placement.namespace,
+      agentId: deployment.agentId,
+      deploymentId: deployment.deploymentId,
+      role,
+    };
   }
 
   /** Lists a role's Pods: one page of at most 16, validated; a list that needs continuation is refused. */
@@ -232,13 +253,15 @@ export class ClientNodeKubeDriver implements KubeDriver {
       const lists = await mapLimited(pods, this.#eventConcurrency, (p) =>
         this.#listEvents(session, placement.namespace, p),
       );
-      pods.forEach((p, i) => events.set(p.metadata.uid, lists[i] ?? []));
+      for (const [i, p] of pods.entries()) events.set(p.metadata.uid, lists[i] ?? []);
     }
     return { role, placement, pods, events };
   }
 
   async observeRuntime(deployment: DeploymentRecord, options: DescribeOptions): Promise<RuntimeObservation> {
-    const roles = ROLES.filter((r) => deployment.placement[r] && (!options.roles || options.roles.includes(r)));
+    const roles = ROLES.filter(
+      (r) => deployment.placement[r] && (!options.roles || options.roles.includes(r)),
+    );
     const results = await Promise.all(
       roles.map((r) => this.#describeRole(deployment, r, deployment.placement[r] as RolePlacement, options)),
     );
@@ -250,7 +273,14 @@ export class ClientNodeKubeDriver implements KubeDriver {
         const plane: Plane = placement.plane;
         for (const p of raw) {
           const declared = new Set(declaredContainers(p).map((c) => c.name));
-          pods.push(toRuntimePod(role, plane, p, toRuntimeEvents(events.get(p.metadata.uid) ?? [], declared)));
+          pods.push(
+            toRuntimePod(
+              role,
+              plane,
+              p,
+              toRuntimeEvents(events.get(p.metadata.uid) ?? [], declared, hintsFor(p)),
+            ),
+          );
           observations.push(toObservation(role, plane, placement.clusterId, p));
         }
         const sourcePods = raw.map(toSourcePod);
@@ -270,7 +300,13 @@ export class ClientNodeKubeDriver implements KubeDriver {
       });
     }
     if (deployment.sandbox) {
-      sources.push({ id: "sandbox", kind: "sandbox", pods: [], available: true, retention: SANDBOX_RETENTION });
+      sources.push({
+        id: "sandbox",
+        kind: "sandbox",
+        pods: [],
+        available: true,
+        retention: SANDBOX_RETENTION,
+      });
     }
     return {
       description: {
@@ -302,7 +338,12 @@ export class ClientNodeKubeDriver implements KubeDriver {
       ...(options.sinceSeconds !== undefined ? { sinceSeconds: options.sinceSeconds } : {}),
       ...(options.sinceTime !== undefined ? { sinceTime: options.sinceTime } : {}),
     };
-    const path = buildLogQuery(placement.namespace, options.pod, query);
+    let path: string;
+    try {
+      path = buildLogQuery(placement.namespace, options.pod, query);
+    } catch (e) {
+      throw new ServiceError("INVALID_REQUEST", { internal: `log query: ${(e as Error).message}` });
+    }
     const selector = this.#selector(deployment, options.role, placement);
     const session = await this.#session(placement.clusterId, options);
 
@@ -320,8 +361,15 @@ export class ClientNodeKubeDriver implements KubeDriver {
     } catch (e) {
       throw session.fail(e, "read log");
     }
-    if (outcome.kind === "gone") throw new PodGoneError(`cluster ${placement.clusterId}: pod gone during the log read`);
-    const observedAfter = await this.#reread(session, placement.namespace, options.pod, options.container, selector);
+    if (outcome.kind === "gone")
+      throw new PodGoneError(`cluster ${placement.clusterId}: pod gone during the log read`);
+    const observedAfter = await this.#reread(
+      session,
+      placement.namespace,
+      options.pod,
+      options.container,
+      selector,
+    );
     return {
       text: outcome.text,
       truncated: outcome.truncated,
@@ -347,7 +395,8 @@ export class ClientNodeKubeDriver implements KubeDriver {
     try {
       body = await session.json("read pod", (o) => session.core.readNamespacedPod({ namespace, name }, o));
     } catch (e) {
-      if (e instanceof ServiceError && e.cause instanceof ClusterHttpError && e.cause.status === 404) return null;
+      if (e instanceof ServiceError && e.cause instanceof ClusterHttpError && e.cause.status === 404)
+        return null;
       throw e;
     }
     try {
@@ -361,12 +410,17 @@ export class ClientNodeKubeDriver implements KubeDriver {
   }
 
   async checkAccess(clusterId: string, namespace: string, options: CallOptions): Promise<AccessReport> {
-    if (!isDnsLabel(namespace)) throw new ServiceError("RUNTIME_LOGS_UNAVAILABLE", { internal: "bad namespace" });
+    if (!isDnsLabel(namespace))
+      throw new ServiceError("RUNTIME_LOGS_UNAVAILABLE", { internal: "bad namespace" });
     const session = await this.#session(clusterId, options);
     const started = this.#now();
     let version: AccessReport["version"];
     try {
-      parseOrThrow(rawVersion, await session.json("get version", (o) => session.version.getCode(o)), "version");
+      parseOrThrow(
+        rawVersion,
+        await session.json("get version", (o) => session.version.getCode({}, o)),
+        "version",
+      );
       version = { ok: true, latencyMs: this.#now() - started };
     } catch (e) {
       const err = e instanceof ServiceError ? e : session.fail(e, "get version");

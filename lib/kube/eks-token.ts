@@ -66,7 +66,10 @@ export async function mintEksToken(
     { expiresIn: PRESIGN_EXPIRES_SECONDS, signingDate: new Date(now) },
   );
   const url = `https://${host}/?${encodeQuery(presigned.query ?? {})}`;
-  return { token: `k8s-aws-v1.${toBase64Url(url)}`, expiresAt: now + TOKEN_VALIDITY_MS - TOKEN_REFRESH_MARGIN_MS };
+  return {
+    token: `k8s-aws-v1.${toBase64Url(url)}`,
+    expiresAt: now + TOKEN_VALIDITY_MS - TOKEN_REFRESH_MARGIN_MS,
+  };
 }
 
 /** Caches one token per (cluster, region) until its refresh time; concurrent callers share a mint. */

@@ -131,7 +131,8 @@ export function parseEksExec(command: string, args: readonly string[]): EksExec 
       case "--cluster-id":
         if (clusterName !== undefined) throw new KubeconfigRejected("exec names the cluster twice");
         clusterName = value();
-        if (!CLUSTER_NAME.test(clusterName)) throw new KubeconfigRejected(`exec argument ${flag} is malformed`);
+        if (!CLUSTER_NAME.test(clusterName))
+          throw new KubeconfigRejected(`exec argument ${flag} is malformed`);
         break;
       case "--output":
         if (value() !== "json") throw new KubeconfigRejected("exec argument --output must be json");

@@ -46,7 +46,11 @@ interface CacheEntry {
 }
 
 /** Builds a KubeConfig holding exactly one cluster, user and context, all inline. */
-function toKubeConfig(clusterId: string, resolved: ResolvedKubeconfig, token: string | undefined): KubeConfig {
+function toKubeConfig(
+  clusterId: string,
+  resolved: ResolvedKubeconfig,
+  token: string | undefined,
+): KubeConfig {
   const cluster: Cluster = {
     name: clusterId,
     server: resolved.server,
@@ -96,8 +100,7 @@ export class DefaultKubeconfigStore implements KubeconfigStore {
   async #tokenCache(): Promise<EksTokenCache> {
     if (!this.#tokens) {
       const credentials =
-        this.options.credentials ??
-        (await import("@aws-sdk/credential-provider-node")).defaultProvider();
+        this.options.credentials ?? (await import("@aws-sdk/credential-provider-node")).defaultProvider();
       this.#tokens = new EksTokenCache(credentials, this.#now);
     }
     return this.#tokens;

@@ -2,8 +2,9 @@
  * The raw log read (kube.md § readLog): query building and the classification of the answer.
  * Pure: the HTTP happens in ClusterSession.rawGet.
  */
-import { ClusterHttpError } from "./errors.ts";
+
 import { statusMessage } from "./cluster-session.ts";
+import { ClusterHttpError } from "./errors.ts";
 import { isRfc3339Utc } from "./time.ts";
 import type { RawResponse } from "./transport.ts";
 import { InvalidClusterData } from "./validate.ts";
@@ -20,16 +21,19 @@ export interface LogQuery {
   limitBytes: number;
 }
 
-const isCount = (n: number, min: number, max: number): boolean => Number.isSafeInteger(n) && n >= min && n <= max;
+const isCount = (n: number, min: number, max: number): boolean =>
+  Number.isSafeInteger(n) && n >= min && n <= max;
 
 /** Path and query of the log GET, with `timestamps=true`; refuses values outside the contract. */
 export function buildLogQuery(namespace: string, pod: string, q: LogQuery): string {
   if (!isCount(q.limitBytes, 1, LOG_LIMIT_BYTES)) throw new RangeError("limitBytes out of range");
-  if (q.tailLines !== undefined && !isCount(q.tailLines, 0, 1_000_000)) throw new RangeError("tailLines out of range");
+  if (q.tailLines !== undefined && !isCount(q.tailLines, 0, 1_000_000))
+    throw new RangeError("tailLines out of range");
   if (q.sinceSeconds !== undefined && !isCount(q.sinceSeconds, 1, 86_400 * 366)) {
     throw new RangeError("sinceSeconds out of range");
   }
-  if (q.sinceTime !== undefined && !isRfc3339Utc(q.sinceTime)) throw new RangeError("sinceTime is not RFC 3339 UTC");
+  if (q.sinceTime !== undefined && !isRfc3339Utc(q.sinceTime))
+    throw new RangeError("sinceTime is not RFC 3339 UTC");
   if (q.sinceTime !== undefined && q.sinceSeconds !== undefined) {
     throw new RangeError("sinceTime and sinceSeconds exclude each other");
   }
@@ -59,10 +63,19 @@ export function isWaitingToStart(message: string, container: string, pod: string
  * Maps the log answer: text (cut at `limitBytes`), an empty page for the documented kubelet
  * non-errors, `gone` for a 404, else a ClusterHttpError.
  */
-export function classifyLogResponse(res: RawResponse, q: LogQuery, pod: string, limitBytes: number): LogOutcome {
+export function classifyLogResponse(
+  res: RawResponse,
+  q: LogQuery,
+  pod: string,
+  limitBytes: number,
+): LogOutcome {
   if (res.status === 200) {
     if (res.body.length < 300 && UNABLE.test(res.body.toString("utf8"))) return EMPTY;
-    return { kind: "text", text: res.body.toString("utf8"), truncated: res.cut || res.body.length >= limitBytes };
+    return {
+      kind: "text",
+      text: res.body.toString("utf8"),
+      truncated: res.cut || res.body.length >= limitBytes,
+    };
   }
   if (res.status === 400) {
     if (q.previous) return EMPTY;

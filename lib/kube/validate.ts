@@ -88,7 +88,7 @@ const containerStatus = z.object({
 });
 export type RawContainerStatus = z.infer<typeof containerStatus>;
 
-const containerSpec = z.object({ name: dnsLabel });
+const containerSpec = z.object({ name: dnsLabel, image: z.string().max(LIMITS.rawTokenChars).optional() });
 
 export const rawPod = z.object({
   metadata: z.object({
@@ -97,9 +97,7 @@ export const rawPod = z.object({
     uid,
     creationTimestamp: time.nullish(),
     deletionTimestamp: time.nullish(),
-    labels: stringMap
-      .refine((m) => Object.keys(m).length <= LIMITS.labels, "too many labels")
-      .optional(),
+    labels: stringMap.refine((m) => Object.keys(m).length <= LIMITS.labels, "too many labels").optional(),
     annotations: stringMap.optional(),
   }),
   spec: z.object({

@@ -13,6 +13,9 @@
  * release: one update per item in the caller's `finally`, refreshing the cached copy. Never throws:
  * an unreleased holder expires (request deadline + 5 s) and then never blocks.
  *
+ * Within one container, operations on the same item run one after another (a per-item queue), so
+ * concurrent requests of one process never collide with each other's conditional writes.
+ *
  * The limiter fails closed: any store failure is 503 RUNTIME_LOGS_BUSY.
  */
 import { randomUUID } from "node:crypto";
@@ -83,6 +86,8 @@ export class DynamoLimiter implements Limiter {
   readonly #maxCached: number;
   /** This container's copy of each item as last read or written (null: known not to exist). */
   readonly #cache = new Map<string, LimitState | null>();
+  /** The tail of each item's queue of operations in this container. */
+  readonly #queues = new Map<string, Promise<unknown>>();
 
   constructor(options: LimiterOptions) {
     this.#store = options.store;
@@ -131,28 +136,52 @@ export class DynamoLimiter implements Limiter {
   }
 
   async #releaseOne(key: string, leaseId: string): Promise<void> {
-    try {
-      this.#remember(key, await this.#store.release(key, leaseId));
-    } catch {
-      // The holder expires on its own; the next acquire starts from a fresh read.
-      this.#cache.delete(key);
-    }
+    // Inside the queue, so the next operation on the item starts from the refreshed copy.
+    await this.#serial(key, async () => {
+      try {
+        this.#remember(key, await this.#store.release(key, leaseId));
+      } catch {
+        // The holder expires on its own; the next acquire starts from a fresh read.
+        this.#cache.delete(key);
+      }
+    });
   }
 
   /** Undoes step (1) after step (2) failed, so a denied request spends nothing. */
   async #giveBack(lease: Lease, taken: Taken): Promise<void> {
-    try {
-      const restored = await this.#store.restore(
-        lease.principalKey,
-        lease.leaseId,
-        taken.previous?.tat ?? 0,
-        taken.written.version,
-      );
-      if (restored) this.#remember(lease.principalKey, restored);
-      else await this.#releaseOne(lease.principalKey, lease.leaseId);
-    } catch {
-      this.#cache.delete(lease.principalKey);
-    }
+    const key = lease.principalKey;
+    const done = await this.#serial(key, async () => {
+      try {
+        const after = await this.#store.restore(
+          key,
+          lease.leaseId,
+          taken.previous?.tat ?? 0,
+          taken.written.version,
+        );
+        if (after === false) return false;
+        this.#remember(key, after);
+      } catch {
+        this.#cache.delete(key);
+      }
+      return true;
+    });
+    // Someone wrote on top of our take: free the holder, the token stays spent (see above).
+    if (!done) await this.#releaseOne(key, lease.leaseId);
+  }
+
+  /** Runs `op` after every earlier operation on `key` in this container has settled. */
+  #serial<T>(key: string, op: () => Promise<T>): Promise<T> {
+    const previous = this.#queues.get(key) ?? Promise.resolve();
+    const result = previous.then(op, op);
+    const tail = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#queues.set(key, tail);
+    void tail.then(() => {
+      if (this.#queues.get(key) === tail) this.#queues.delete(key);
+    });
+    return result;
   }
 
   async #guard<T>(step: () => Promise<T>): Promise<T> {

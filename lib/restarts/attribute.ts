@@ -18,7 +18,13 @@ import type {
   TriggerCategory,
 } from "./types.ts";
 
-export const OPERATOR_SOURCES = new Set(["slash-command", "control-ui", "cli", "gateway-tool", "restart-request"]);
+export const OPERATOR_SOURCES = new Set([
+  "slash-command",
+  "control-ui",
+  "cli",
+  "gateway-tool",
+  "restart-request",
+]);
 export const CONFIG_SOURCES = new Set(["config-write", "config-reload"]);
 export const UPDATE_SOURCES = new Set(["update", "gateway-update"]);
 
@@ -96,7 +102,11 @@ const pidsMatch = (a: RestartLine, b: RestartLine): boolean =>
   a.oldPid === null || b.oldPid === null || a.oldPid === b.oldPid;
 
 /** The chain that ended the previous instance and the completion that started the next one. */
-export function selectChain(t: Transition, previousLines: readonly RestartLine[], currentLines: readonly RestartLine[]): Chain {
+export function selectChain(
+  t: Transition,
+  previousLines: readonly RestartLine[],
+  currentLines: readonly RestartLine[],
+): Chain {
   let pending: readonly RestartLine[];
   let completed: RestartLine | null = null;
   if (t.scope === "in-process") {
@@ -161,13 +171,18 @@ function decide(t: Transition, chain: Chain, events: ReturnType<typeof relevantE
         actor: source === "gateway-tool" ? "agent" : "human-operator",
       };
     }
-    if (CONFIG_SOURCES.has(source)) return { category: "config-write", confidence: "confirmed", actor: "agent" };
-    if (UPDATE_SOURCES.has(source)) return { category: "gateway-update", confidence: "confirmed", actor: "agent" };
+    if (CONFIG_SOURCES.has(source))
+      return { category: "config-write", confidence: "confirmed", actor: "agent" };
+    if (UPDATE_SOURCES.has(source))
+      return { category: "gateway-update", confidence: "confirmed", actor: "agent" };
   }
-  if (t.termination?.reason === "OOMKilled") return { category: "oom", confidence: "confirmed", actor: "kubernetes" };
+  if (t.termination?.reason === "OOMKilled")
+    return { category: "oom", confidence: "confirmed", actor: "kubernetes" };
 
   if (t.scope === "container-restart") {
-    const unhealthy = events.container.filter((e) => e.reason === "Unhealthy" && /liveness probe/i.test(e.message));
+    const unhealthy = events.container.filter(
+      (e) => e.reason === "Unhealthy" && /liveness probe/i.test(e.message),
+    );
     const killing = events.container.filter((e) => e.reason === "Killing");
     const ordered = unhealthy.some((u) =>
       killing.some((k) => !u.lastObservedAt || !k.lastObservedAt || u.lastObservedAt <= k.lastObservedAt),
@@ -175,7 +190,8 @@ function decide(t: Transition, chain: Chain, events: ReturnType<typeof relevantE
     if (ordered) return { category: "liveness-probe", confidence: "confirmed", actor: "kubernetes" };
   }
 
-  const podReason = t.scope === "pod-replacement" ? (t.previousPod?.statusReason ?? null) : t.nextPod.statusReason;
+  const podReason =
+    t.scope === "pod-replacement" ? (t.previousPod?.statusReason ?? null) : t.nextPod.statusReason;
   const reasons = new Set(events.pod.map((e) => e.reason));
   if (reasons.has("Evicted") || podReason === "Evicted") {
     return { category: "eviction", confidence: "confirmed", actor: "kubernetes" };
@@ -193,7 +209,8 @@ function decide(t: Transition, chain: Chain, events: ReturnType<typeof relevantE
     if (after !== null && after !== before) {
       return { category: "rollout", confidence: "inferred", actor: "external-unknown" };
     }
-    const oldGone = t.previousPod !== null && t.previousPod.phase !== "Failed" && t.previousPod.phase !== "Succeeded";
+    const oldGone =
+      t.previousPod !== null && t.previousPod.phase !== "Failed" && t.previousPod.phase !== "Succeeded";
     if (oldGone && !chain.signal && !chain.dispatch) {
       return { category: "pod-deletion", confidence: "inferred", actor: "external-unknown" };
     }
@@ -204,7 +221,8 @@ function decide(t: Transition, chain: Chain, events: ReturnType<typeof relevantE
   if (crashed || events.container.some((e) => e.reason === "BackOff")) {
     return { category: "crash", confidence: "inferred", actor: "kubernetes" };
   }
-  if (chain.signal && !chain.dispatch) return { category: "external", confidence: "confirmed", actor: "external-unknown" };
+  if (chain.signal && !chain.dispatch)
+    return { category: "external", confidence: "confirmed", actor: "external-unknown" };
   return { category: "unknown", confidence: "unknown", actor: "external-unknown" };
 }
 
@@ -225,7 +243,10 @@ export function attribute(input: AttributionInput, deps: AttributionDeps): Resta
   const events = relevantEvents(t);
   const verdict = decide(t, chain, events);
 
-  const named = verdict.category === "operator-restart" || verdict.category === "config-write" || verdict.category === "gateway-update";
+  const named =
+    verdict.category === "operator-restart" ||
+    verdict.category === "config-write" ||
+    verdict.category === "gateway-update";
   const pseudonym = (kind: "actor" | "session", value: string | null): string | null => {
     if (!named || value === null) return null;
     const p = deps.pseudonymize(kind, value);
@@ -233,8 +254,7 @@ export function attribute(input: AttributionInput, deps: AttributionDeps): Resta
     return p !== null && PSEUDONYM.test(p) ? p : null;
   };
 
-  const source =
-    chain.dispatch?.source ?? (chain.signal ? "external" : (chain.completed?.source ?? null));
+  const source = chain.dispatch?.source ?? (chain.signal ? "external" : (chain.completed?.source ?? null));
   const phases: RestartPhase[] = [];
   if (chain.dispatch) phases.push("dispatch");
   if (chain.signal) phases.push("signal-received");
@@ -290,7 +310,9 @@ export function attribute(input: AttributionInput, deps: AttributionDeps): Resta
     },
     evidence: {
       phases,
-      eventReasons: [...new Set(events.pod.map((e) => e.reason).filter((r) => EVIDENCE_REASONS.has(r)))].sort(),
+      eventReasons: [
+        ...new Set(events.pod.map((e) => e.reason).filter((r) => EVIDENCE_REASONS.has(r))),
+      ].sort(),
       restartedAtAnnotation: restartedAtChanged,
     },
     detectedAt: input.detectedAt,

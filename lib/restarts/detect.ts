@@ -68,7 +68,9 @@ export function detectBetween(prev: Observation | null, next: Observation): Tran
     const before = prevByUid.get(pod.uid);
     for (const c of pod.containers) {
       const was = before?.containers.find((x) => x.name === c.name);
-      const moved = was ? c.restartCount > was.restartCount : c.restartCount > 0 && c.lastTermination !== null;
+      const moved = was
+        ? c.restartCount > was.restartCount
+        : c.restartCount > 0 && c.lastTermination !== null;
       if (moved) out.push(containerRestart(pod, c));
     }
   }
@@ -162,12 +164,20 @@ export function detectInProcess(
     }
     const at = lineTime(line);
     const late =
-      at !== null && !Number.isNaN(startedMs) && Date.parse(at) - startedMs > BOOT_WINDOW_MS && line.firstStart !== true;
+      at !== null &&
+      !Number.isNaN(startedMs) &&
+      Date.parse(at) - startedMs > BOOT_WINDOW_MS &&
+      line.firstStart !== true;
     const newPid = line.oldPid !== null && line.newPid !== null && line.oldPid !== line.newPid;
     if (open.length > 0 || (late && newPid)) {
       const chain = [...open, line];
       const signalLine = open.findLast((l) => l.phase === "signal-received");
-      const ref = { pod: pod.name, podUid: pod.uid, container: container.name, restartCount: container.restartCount };
+      const ref = {
+        pod: pod.name,
+        podUid: pod.uid,
+        container: container.name,
+        restartCount: container.restartCount,
+      };
       out.push({
         transition: {
           scope: "in-process",

@@ -75,7 +75,8 @@ export function compactObservation(obs: Observation): Observation {
         .slice(0, 20)
         .map((e) => ({
           ...e,
-          message: e.reason === "Unhealthy" && /liveness probe/i.test(e.message) ? "Liveness probe failed" : "",
+          message:
+            e.reason === "Unhealthy" && /liveness probe/i.test(e.message) ? "Liveness probe failed" : "",
         })),
     })),
   };

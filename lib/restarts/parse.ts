@@ -78,7 +78,8 @@ export function isRfc3339Utc(s: string): boolean {
 export function parseRestartLine(line: string): RestartLine | null {
   if (typeof line !== "string") return null;
   let rest = line.replace(/\r?\n$/, "");
-  if (rest.length > MAX_RESTART_LINE_BYTES || encoder.encode(rest).length > MAX_RESTART_LINE_BYTES) return null;
+  if (rest.length > MAX_RESTART_LINE_BYTES || encoder.encode(rest).length > MAX_RESTART_LINE_BYTES)
+    return null;
 
   let kubeletTime: string | null = null;
   let agentTime: string | null = null;

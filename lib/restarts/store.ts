@@ -57,7 +57,12 @@ export interface ObservationStore {
 export class DynamoRestartStore implements RestartStore {
   readonly #table: RestartRecordTable;
 
-  constructor(options: { doc: DynamoDBDocumentClient; tableName: string; retentionDays?: number; now?: () => number }) {
+  constructor(options: {
+    doc: DynamoDBDocumentClient;
+    tableName: string;
+    retentionDays?: number;
+    now?: () => number;
+  }) {
     this.#table = new RestartRecordTable({
       doc: options.doc,
       tableName: options.tableName,
@@ -72,7 +77,12 @@ export class DynamoRestartStore implements RestartStore {
   }
 
   async list(namespaceId: string, agentId: string, deploymentId: string, limit = RESTART_LIST_LIMIT) {
-    const items = await this.#table.newest(namespaceId, agentId, deploymentId, Math.min(Math.max(1, limit), RESTART_LIST_LIMIT));
+    const items = await this.#table.newest(
+      namespaceId,
+      agentId,
+      deploymentId,
+      Math.min(Math.max(1, limit), RESTART_LIST_LIMIT),
+    );
     return items as unknown as RestartRecord[];
   }
 }
@@ -98,7 +108,12 @@ export class DynamoObservationStore implements ObservationStore {
     return obs && typeof obs.observedAt === "string" && Array.isArray(obs.pods) ? obs : null;
   }
 
-  async put(namespaceId: string, agentId: string, deploymentId: string, observation: Observation): Promise<void> {
+  async put(
+    namespaceId: string,
+    agentId: string,
+    deploymentId: string,
+    observation: Observation,
+  ): Promise<void> {
     const observedMs = Date.parse(observation.observedAt);
     await this.#doc.send(
       new PutCommand({

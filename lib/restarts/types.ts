@@ -119,7 +119,12 @@ export interface RestartRecord {
   scope: RestartScope;
   previous: RestartInstance;
   next: RestartInstance;
-  termination: { exitCode: number | null; signal: number | null; reason: string | null; message: string | null } | null;
+  termination: {
+    exitCode: number | null;
+    signal: number | null;
+    reason: string | null;
+    message: string | null;
+  } | null;
   trigger: { category: TriggerCategory; source: string | null; confidence: Confidence };
   actor: { kind: ActorKind; actorRef: string | null; sessionRef: string | null; channel: string | null };
   evidence: { phases: RestartPhase[]; eventReasons: string[]; restartedAtAnnotation: boolean };

@@ -85,13 +85,10 @@ function skipEscape(s: string, i: number): number {
 export function utf8Length(s: string): number {
   const n = s.length;
   // Fast path: plain ASCII.
-  let bytes = n;
   for (let i = 0; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) continue;
-    return Buffer.byteLength(s, "utf8");
+    if (s.charCodeAt(i) >= 0x80) return Buffer.byteLength(s, "utf8");
   }
-  return bytes;
+  return n;
 }
 
 /** Cut `s` to at most `max` UTF-8 bytes at a character boundary. */

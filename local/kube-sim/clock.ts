@@ -15,7 +15,11 @@ export interface SimClock {
   onChange(listener: () => void): () => void;
 }
 
-export function createClock(kind: "wall" | "manual", startNs: bigint, realNowMs: () => number = Date.now): SimClock {
+export function createClock(
+  kind: "wall" | "manual",
+  startNs: bigint,
+  realNowMs: () => number = Date.now,
+): SimClock {
   const listeners = new Set<() => void>();
   let value = startNs;
   let offset = startNs - msToNs(realNowMs());

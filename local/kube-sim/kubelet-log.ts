@@ -23,7 +23,11 @@ export function renderLog(lines: readonly LogLine[], query: LogQuery): Buffer {
     // Kubelet times are canonical nine-digit UTC strings, so string order is time order.
     selected = selected.filter(([time]) => time >= since);
   }
-  const text = selected.map(([time, line]) => (query.timestamps ? `${time} ${line}\n` : `${line}\n`)).join("");
+  const text = selected
+    .map(([time, line]) => (query.timestamps ? `${time} ${line}\n` : `${line}\n`))
+    .join("");
   const body = Buffer.from(text, "utf8");
-  return query.limitBytes !== null && body.length > query.limitBytes ? body.subarray(0, query.limitBytes) : body;
+  return query.limitBytes !== null && body.length > query.limitBytes
+    ? body.subarray(0, query.limitBytes)
+    : body;
 }

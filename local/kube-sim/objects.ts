@@ -186,7 +186,13 @@ export function eventJson(e: SimEvent, withKind: boolean): Json {
   return withKind ? { kind: "Event", apiVersion: "v1", ...body } : body;
 }
 
-export function listJson(kind: string, resourceVersion: number, items: Json[], cont: string | null, remaining: number | null): Json {
+export function listJson(
+  kind: string,
+  resourceVersion: number,
+  items: Json[],
+  cont: string | null,
+  remaining: number | null,
+): Json {
   const metadata: Json = { resourceVersion: String(resourceVersion) };
   if (cont !== null) metadata.continue = cont;
   if (remaining !== null) metadata.remainingItemCount = remaining;

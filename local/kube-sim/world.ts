@@ -135,7 +135,11 @@ function instanceStart(state: ContainerState, lastState: ContainerState | null, 
   return timeNs(createdAt);
 }
 
-function newGenerator(generate: LogGenerator | null, state: ContainerState, fromNs: bigint): GeneratorState | null {
+function newGenerator(
+  generate: LogGenerator | null,
+  state: ContainerState,
+  fromNs: bigint,
+): GeneratorState | null {
   if (!generate || !("running" in state)) return null;
   const everyNs = msToNs(generate.everyMs);
   return { everyNs, templates: generate.lines, nextNs: fromNs + everyNs, n: 1 };
@@ -180,7 +184,11 @@ export class World {
     return c;
   }
 
-  pod(clusterId: string, namespace: string, name: string): { cluster: SimCluster; ns: SimNamespace; pod: SimPod } {
+  pod(
+    clusterId: string,
+    namespace: string,
+    name: string,
+  ): { cluster: SimCluster; ns: SimNamespace; pod: SimPod } {
     const cluster = this.cluster(clusterId);
     const ns = cluster.namespaces.get(namespace);
     if (!ns) throw new SimError(404, `unknown namespace "${namespace}" in cluster "${clusterId}"`);
@@ -211,7 +219,10 @@ export class World {
     }
     for (let i = 0n; i < due; i++) {
       const template = gen.templates[(gen.n - 1) % gen.templates.length] ?? "";
-      container.current.lines.push([formatKubeletTime(gen.nextNs), template.replaceAll("{n}", String(gen.n))]);
+      container.current.lines.push([
+        formatKubeletTime(gen.nextNs),
+        template.replaceAll("{n}", String(gen.n)),
+      ]);
       gen.n += 1;
       gen.nextNs += gen.everyNs;
     }
@@ -330,7 +341,8 @@ export class World {
     const r = parseAdmin(replaceInput, input);
     const { cluster, ns, pod } = this.pod(r.cluster, r.namespace, r.pod);
     const newName = r.newName ?? pod.name;
-    if (newName !== pod.name && ns.pods.has(newName)) throw new SimError(409, `pod "${newName}" already exists`);
+    if (newName !== pod.name && ns.pods.has(newName))
+      throw new SimError(409, `pod "${newName}" already exists`);
     const now = this.nowNs();
     const nowText = formatKubeletTime(now);
     const containers = pod.containers.map((c): SimContainer => {
@@ -355,7 +367,12 @@ export class World {
         restartCount: 0,
         lastState: null,
         generate: c.generate,
-        current: { containerId: instanceId(r.newUid, c.name, 0), startedNs: now, lines: [], gen: newGenerator(c.generate, state, now) },
+        current: {
+          containerId: instanceId(r.newUid, c.name, 0),
+          startedNs: now,
+          lines: [],
+          gen: newGenerator(c.generate, state, now),
+        },
         previous: null,
       };
     });
@@ -390,7 +407,10 @@ export class World {
     if (!ns) throw new SimError(404, `unknown namespace "${r.namespace}" in cluster "${r.cluster}"`);
     const event = parseScenarioEvent(r.event, this.nowNs());
     if (event.name === "") {
-      event.name = eventName(event.involvedObject.name, `${cluster.id}/${ns.name}/admin/${cluster.resourceVersion}`);
+      event.name = eventName(
+        event.involvedObject.name,
+        `${cluster.id}/${ns.name}/admin/${cluster.resourceVersion}`,
+      );
     }
     const existing = ns.events.get(event.name);
     const stored = this.storeEvent(cluster, ns, event);
@@ -463,7 +483,11 @@ const replaceInput = z.strictObject({
   newName: z.string().min(1).max(253).optional(),
   newUid: z.string().min(1).max(128),
 });
-const eventInput = z.strictObject({ cluster: z.string().min(1), namespace: z.string().min(1), event: z.unknown() });
+const eventInput = z.strictObject({
+  cluster: z.string().min(1),
+  namespace: z.string().min(1),
+  event: z.unknown(),
+});
 const faultInput = z.strictObject({
   cluster: z.string().min(1),
   latencyMs: z.number().int().min(0).max(600_000).optional(),

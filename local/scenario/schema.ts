@@ -586,13 +586,44 @@ export function parseScenario(raw: unknown, loadTime: Date): Scenario {
   const clusterIds = new Set(clusters.map((c) => c.id));
   const registry = finishRegistry(doc.registry, clusterIds, nowNs, issues);
   if (issues.length > 0) throw new ScenarioError(issues);
-  return {
+  const scenario: Scenario = {
     now: formatIsoMillis(nowNs),
     clock: doc.clock,
     limits: stripUndefined(doc.limits) as ScenarioLimits,
     clusters,
     registry,
   };
+  parsed.add(scenario);
+  return scenario;
+}
+
+const parsed = new WeakSet<object>();
+
+/**
+ * Whether `value` is a Scenario that parseScenario returned, or a copy of one (JSON round trip):
+ * already defaulted, so it must not be parsed again (its nulls are not scenario-file syntax).
+ */
+export function isParsedScenario(value: unknown): value is Scenario {
+  if (typeof value !== "object" || value === null) return false;
+  if (parsed.has(value)) return true;
+  const v = value as Partial<Scenario>;
+  return (
+    typeof v.now === "string" &&
+    (v.clock === "wall" || v.clock === "manual") &&
+    typeof v.limits === "object" &&
+    Array.isArray(v.clusters) &&
+    v.clusters.every(
+      (c) =>
+        typeof c?.faults?.seed === "number" &&
+        Array.isArray(c.rbac?.deny) &&
+        Array.isArray(c.namespaces) &&
+        c.namespaces.every(
+          (n) => Array.isArray(n?.pods) && n.pods.every((p) => Array.isArray(p?.conditions)),
+        ),
+    ) &&
+    Array.isArray(v.registry?.agents) &&
+    v.registry.agents.every((a) => typeof a?.activeDeploymentId === "string")
+  );
 }
 
 type ParsedDoc = z.output<ReturnType<typeof buildSchema>>;

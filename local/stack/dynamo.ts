@@ -5,8 +5,8 @@
  */
 import { mkdirSync } from "node:fs";
 import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
+import type { AddressInfo } from "node:net";
 import {
   CreateTableCommand,
   DescribeTableCommand,
@@ -70,7 +70,10 @@ export async function startDynalite(opts: { dataDir?: string } = {}): Promise<Em
 }
 
 /** Creates the missing tables and waits until every one is ACTIVE. */
-export async function ensureTables(client: DynamoDBClient, names: TableNames = LOCAL_TABLE_NAMES): Promise<void> {
+export async function ensureTables(
+  client: DynamoDBClient,
+  names: TableNames = LOCAL_TABLE_NAMES,
+): Promise<void> {
   const existing = new Set<string>();
   let start: string | undefined;
   do {

@@ -1,7 +1,7 @@
 /** Small file helpers: atomic writes (temp file + rename in the same directory). */
 import { randomBytes } from "node:crypto";
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join, basename } from "node:path";
+import { basename, dirname, join } from "node:path";
 
 export function writeFileAtomic(path: string, content: string, mode = 0o644): void {
   mkdirSync(dirname(path), { recursive: true });

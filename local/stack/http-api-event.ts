@@ -119,7 +119,9 @@ export function formatRequestTime(now: Date): string {
 
 /** An X-Ray trace header, `Root=1-<epoch hex>-<24 hex>`, derived from the request ID. */
 function traceId(ctx: EventContext): string {
-  const epoch = Math.floor(ctx.now.getTime() / 1000).toString(16).padStart(8, "0");
+  const epoch = Math.floor(ctx.now.getTime() / 1000)
+    .toString(16)
+    .padStart(8, "0");
   return `Root=1-${epoch}-${createHash("sha256").update(ctx.requestId).digest("hex").slice(0, 24)}`;
 }
 

@@ -32,7 +32,12 @@ export function fromLambdaResult(result: unknown): HttpResponse {
     return { statusCode: 200, headers: { "content-type": "application/json" }, body: Buffer.from(body) };
   }
   const { statusCode, headers, body, isBase64Encoded, cookies } = result;
-  if (typeof statusCode !== "number" || !Number.isInteger(statusCode) || statusCode < 100 || statusCode > 599) {
+  if (
+    typeof statusCode !== "number" ||
+    !Number.isInteger(statusCode) ||
+    statusCode < 100 ||
+    statusCode > 599
+  ) {
     return INTERNAL_ERROR();
   }
   const out: Record<string, string | string[]> = {};

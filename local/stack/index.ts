@@ -103,6 +103,8 @@ function listen(server: Server, port: number): Promise<number> {
 
 export async function startLocalStack(opts: LocalStackOptions = {}): Promise<LocalStack> {
   const started = performance.now();
+  // The SDK's notice about future Node versions is noise here: the local stack never calls AWS.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
   const log = opts.quiet ? () => {} : (line: string) => console.log(line);
   const { raw, file: scenarioFile } = readScenario(opts.scenario ?? DEFAULT_SCENARIO);
   const ownWorkDir = opts.workDir === undefined;
@@ -177,7 +179,13 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     const apiUrl = `http://127.0.0.1:${port}`;
     const simUrl: string = sim.url;
 
-    const info: StackInfo = { apiUrl, simUrl, dynamodbEndpoint: dynamo.endpoint, kubeconfigs, pid: process.pid };
+    const info: StackInfo = {
+      apiUrl,
+      simUrl,
+      dynamodbEndpoint: dynamo.endpoint,
+      kubeconfigs,
+      pid: process.pid,
+    };
     writeFileAtomic(envFile, `${JSON.stringify({ pid: process.pid, environment }, null, 2)}\n`, 0o600);
     writeStackFile(stackFile, info);
     closers.push(() => {

@@ -21,8 +21,14 @@ export interface KeyFile {
 const KEY_BYTES = 32;
 
 export function generateKey(name: string, now: Date = new Date()): KeyFile {
-  const stamp = now.toISOString().replace(/[-:.TZ]/g, "").slice(0, 14);
-  return { keyId: `local-${name}-${stamp}-${randomBytes(4).toString("hex")}`, secret: randomBytes(KEY_BYTES).toString("base64") };
+  const stamp = now
+    .toISOString()
+    .replace(/[-:.TZ]/g, "")
+    .slice(0, 14);
+  return {
+    keyId: `local-${name}-${stamp}-${randomBytes(4).toString("hex")}`,
+    secret: randomBytes(KEY_BYTES).toString("base64"),
+  };
 }
 
 function isValidKeyFile(path: string): boolean {

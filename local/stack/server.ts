@@ -8,7 +8,13 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { ConsoleAssets } from "./console-assets.ts";
 import { FAVICON_CONTENT_TYPE, FAVICON_ICO } from "./favicon.ts";
-import { type FunctionName, type HandlerLoader, HandlerTimeoutError, invokeHandler } from "./handlers.ts";
+import {
+  type FunctionName,
+  type HandlerLoader,
+  HandlerTimeoutError,
+  invokeHandler,
+  type LambdaHandler,
+} from "./handlers.ts";
 import { buildHttpApiEvent, splitTarget } from "./http-api-event.ts";
 import {
   fromLambdaResult,
@@ -32,7 +38,7 @@ export interface ApiServerOptions {
 const MAX_BODY_BYTES = 1024 * 1024;
 
 /** An API Gateway-style request ID (`JKJaXmPLvHcESHA=`). */
-export const newGatewayRequestId = (): string => randomBytes(10).toString("base64");
+export const newGatewayRequestId = (): string => randomBytes(11).toString("base64");
 
 const SECURITY_HEADERS = { "cache-control": "no-store", "x-content-type-options": "nosniff" };
 
@@ -78,7 +84,18 @@ function healthFallback(): HttpResponse {
 
 export function createApiServer(opts: ApiServerOptions): Server {
   async function invoke(req: IncomingMessage, fn: FunctionName, event: unknown): Promise<HttpResponse> {
-    const handler = await opts.handlers.load(fn);
+    if (!opts.handlers.exists(fn)) {
+      opts.log(`${fn}: functions/${fn}.ts does not exist yet`);
+      return INTERNAL_ERROR();
+    }
+    let handler: LambdaHandler;
+    try {
+      handler = await opts.handlers.load(fn);
+    } catch (err) {
+      opts.log(`${fn}: the function failed to load (cold start)`);
+      console.error(err);
+      return INTERNAL_ERROR();
+    }
     try {
       return fromLambdaResult(await invokeHandler(handler, fn, event));
     } catch (err) {

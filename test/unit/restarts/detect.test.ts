@@ -15,7 +15,9 @@ const oom = {
 
 describe("detectSingle", () => {
   it("records a container restart visible in one observation", () => {
-    const p = pod({ containers: [container({ restartCount: 3, lastTermination: oom, startedAt: "2026-11-29T11:59:05Z" })] });
+    const p = pod({
+      containers: [container({ restartCount: 3, lastTermination: oom, startedAt: "2026-11-29T11:59:05Z" })],
+    });
     const [t, ...rest] = detectSingle(obs([p]));
     expect(rest).toEqual([]);
     expect(t?.scope).toBe("container-restart");
@@ -65,7 +67,10 @@ describe("detectBetween", () => {
 
   it("an evicted Pod still listed as Failed pairs with its replacement, once", () => {
     const before = obs([pod()]);
-    const after = obs([pod({ phase: "Failed", statusReason: "Evicted" }), pod({ name: "gw-1", uid: "uid-b" })]);
+    const after = obs([
+      pod({ phase: "Failed", statusReason: "Evicted" }),
+      pod({ name: "gw-1", uid: "uid-b" }),
+    ]);
     const ts = detectBetween(before, after);
     expect(ts.map((t) => t.scope)).toEqual(["pod-replacement"]);
     expect(ts[0]?.previousPod?.statusReason).toBe("Evicted");
@@ -83,20 +88,20 @@ describe("detectBetween", () => {
       restartCount: fc.nat({ max: 3 }),
       terminated: fc.boolean(),
     });
-    const obsArb = fc
-      .uniqueArray(podArb, { selector: (p) => p.uid, maxLength: 4 })
-      .map((ps) =>
-        obs(
-          ps.map((p) =>
-            pod({
-              uid: p.uid,
-              name: `p-${p.uid}`,
-              role: p.role,
-              containers: [container({ restartCount: p.restartCount, lastTermination: p.terminated ? oom : null })],
-            }),
-          ),
+    const obsArb = fc.uniqueArray(podArb, { selector: (p) => p.uid, maxLength: 4 }).map((ps) =>
+      obs(
+        ps.map((p) =>
+          pod({
+            uid: p.uid,
+            name: `p-${p.uid}`,
+            role: p.role,
+            containers: [
+              container({ restartCount: p.restartCount, lastTermination: p.terminated ? oom : null }),
+            ],
+          }),
         ),
-      );
+      ),
+    );
     fc.assert(
       fc.property(obsArb, obsArb, (a, b) => {
         const ts = detectBetween(a, b);

@@ -1,5 +1,10 @@
 /** Builders for observations in restart tests. */
-import type { Observation, ObservedContainer, ObservedEvent, ObservedPod } from "../../../lib/restarts/types.ts";
+import type {
+  Observation,
+  ObservedContainer,
+  ObservedEvent,
+  ObservedPod,
+} from "../../../lib/restarts/types.ts";
 
 export const T0 = "2026-11-29T12:00:00Z";
 

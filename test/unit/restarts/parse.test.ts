@@ -36,7 +36,9 @@ describe("parseRestartLine: the three phases", () => {
   });
 
   it("reads signal-received and completed, without prefixes", () => {
-    expect(parseRestartLine("gateway restart-signal-received signal=SIGTERM source=external old_pid=1")).toMatchObject({
+    expect(
+      parseRestartLine("gateway restart-signal-received signal=SIGTERM source=external old_pid=1"),
+    ).toMatchObject({
       phase: "signal-received",
       signal: "SIGTERM",
       source: "external",
@@ -45,8 +47,16 @@ describe("parseRestartLine: the three phases", () => {
       agentTime: null,
     });
     expect(
-      parseRestartLine("[2026-11-29T12:00:00Z] gateway restart-completed signal=boot source=cli old_pid=7 new_pid=9 first_start=false"),
-    ).toMatchObject({ phase: "completed", agentTime: "2026-11-29T12:00:00Z", oldPid: 7, newPid: 9, firstStart: false });
+      parseRestartLine(
+        "[2026-11-29T12:00:00Z] gateway restart-completed signal=boot source=cli old_pid=7 new_pid=9 first_start=false",
+      ),
+    ).toMatchObject({
+      phase: "completed",
+      agentTime: "2026-11-29T12:00:00Z",
+      oldPid: 7,
+      newPid: 9,
+      firstStart: false,
+    });
   });
 
   it("ignores unknown fields and bare words", () => {
@@ -88,7 +98,13 @@ describe("parseRestartLine: the three phases", () => {
     const line = parseRestartLine(
       "gateway restart-completed source=cli source=slash-command old_pid=0 new_pid=12x first_start=yes sender_id=a\u200bb",
     );
-    expect(line).toMatchObject({ source: null, oldPid: null, newPid: null, firstStart: null, senderId: null });
+    expect(line).toMatchObject({
+      source: null,
+      oldPid: null,
+      newPid: null,
+      firstStart: null,
+      senderId: null,
+    });
     expect(line?.dropped.sort()).toEqual(["first_start", "new_pid", "old_pid", "sender_id", "source"]);
   });
 
@@ -105,8 +121,13 @@ describe("parseRestartLine: the three phases", () => {
       oldPid: null,
       newPid: 1,
     });
-    expect(readRestartLine("gateway restart-completed old_pid=7 new_pid=1")).toMatchObject({ oldPid: 7, newPid: 1 });
-    expect(readRestartLine("gateway restart-signal-received old_pid=1 new_pid=1")).toMatchObject({ oldPid: 1 });
+    expect(readRestartLine("gateway restart-completed old_pid=7 new_pid=1")).toMatchObject({
+      oldPid: 7,
+      newPid: 1,
+    });
+    expect(readRestartLine("gateway restart-signal-received old_pid=1 new_pid=1")).toMatchObject({
+      oldPid: 1,
+    });
   });
 
   it("readRestartLines picks restart lines out of a log body", () => {
@@ -148,7 +169,8 @@ const restartLine: fc.Arbitrary<RestartLine> = fc.record({
   dropped: fc.constant([]),
 });
 
-const fits = (l: RestartLine) => new TextEncoder().encode(formatRestartLine(l)).length <= MAX_RESTART_LINE_BYTES;
+const fits = (l: RestartLine) =>
+  new TextEncoder().encode(formatRestartLine(l)).length <= MAX_RESTART_LINE_BYTES;
 
 describe("parser properties", () => {
   it("round trip: parse(format(line)) == line for every line within the byte cap", () => {
@@ -171,7 +193,9 @@ describe("parser properties", () => {
           const [, , ...fields] = text.split(" ");
           const all = [...fields, ...unknown.map(([k, v]) => `${k}=${v}`)];
           const order = seeds.take(all.length);
-          const shuffled = all.map((f, i) => [order.next().value as number, i, f] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+          const shuffled = all
+            .map((f, i) => [order.next().value as number, i, f] as const)
+            .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
           const reordered = `gateway restart-${line.phase} ${shuffled.map(([, , f]) => f).join(" ")}`;
           if (new TextEncoder().encode(reordered).length > MAX_RESTART_LINE_BYTES) return;
           expect(parseRestartLine(reordered)).toEqual({ ...line, kubeletTime: null, agentTime: null });
@@ -193,7 +217,9 @@ describe("parser properties", () => {
       fc.property(anyText, (text) => {
         const line = readRestartLine(text);
         if (!line) return;
-        expect(new TextEncoder().encode(text.replace(/\r?\n$/, "")).length).toBeLessThanOrEqual(MAX_RESTART_LINE_BYTES);
+        expect(new TextEncoder().encode(text.replace(/\r?\n$/, "")).length).toBeLessThanOrEqual(
+          MAX_RESTART_LINE_BYTES,
+        );
         const caps: [string | null, number][] = [
           [line.source, FIELD_CAPS.source],
           [line.action, FIELD_CAPS.action],

@@ -1,0 +1,51 @@
+/** Entry point of `occ`: wires the CLI to the real process (stdio, env, fetch, signals, files). */
+import { writeFile } from "node:fs/promises";
+import type { Deps } from "./context.ts";
+import { run } from "./program.ts";
+
+function write(stream: NodeJS.WriteStream): (text: string) => void {
+  return (text) => {
+    stream.write(text);
+  };
+}
+
+// A closed pipe (`occ … | head`) is not an error: stop quietly.
+process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+  if (e.code === "EPIPE") process.exit(0);
+  throw e;
+});
+
+const deps: Deps = {
+  stdout: write(process.stdout),
+  stderr: write(process.stderr),
+  env: process.env,
+  fetch: (input, init) => fetch(input, init),
+  cwd: process.cwd(),
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise<void>((resolve) => {
+      if (signal.aborted) return resolve();
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", done);
+        resolve();
+      }
+      signal.addEventListener("abort", done, { once: true });
+    }),
+  onSignal: (handler) => {
+    const onInt = () => handler("SIGINT");
+    const onTerm = () => handler("SIGTERM");
+    process.on("SIGINT", onInt);
+    process.on("SIGTERM", onTerm);
+    return () => {
+      process.off("SIGINT", onInt);
+      process.off("SIGTERM", onTerm);
+    };
+  },
+  exitNow: (code) => process.exit(code),
+  writeFile: (path, bytes, exclusive) =>
+    writeFile(path, bytes, { flag: exclusive ? "wx" : "w", mode: 0o600 }),
+};
+
+process.exitCode = await run(process.argv.slice(2), deps);

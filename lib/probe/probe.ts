@@ -1,0 +1,431 @@
+/**
+ * The scheduled health probe (surfaces.md § Health probe): stores, clusters and restarts, within a
+ * time budget. Partial results are marked, never silent. Never throws: every failure becomes a
+ * figure in the report.
+ */
+import { isServiceError } from "../api/errors.ts";
+import type { DeploymentRecord } from "../domain.ts";
+import type { ServiceKeys } from "../keys.ts";
+import type { KubeDriver } from "../kube/driver.ts";
+import type { RegistryStore } from "../registry/store.ts";
+import { detectBetween, detectInProcess } from "../restarts/detect.ts";
+import { attributionDeps } from "../restarts/identity.ts";
+import { compactObservation, toObservation } from "../restarts/observe.ts";
+import type { RestartLine } from "../restarts/parse.ts";
+import { readRestartLines } from "../restarts/parse.ts";
+import { READ_BOUNDS, type RestartCache, recordTransitions } from "../restarts/record.ts";
+import type { ObservationStore, RestartStore } from "../restarts/store.ts";
+import type { Observation, Transition } from "../restarts/types.ts";
+import {
+  type CheckStatus,
+  type ClusterCheck,
+  type ClustersCheck,
+  type DeploymentFailure,
+  groupStatus,
+  type NamespaceCheck,
+  type ProbeReport,
+  type RestartsCheck,
+  type StoresCheck,
+  type TableCheck,
+  worst,
+} from "./report.ts";
+
+/** A table's cheap call (a GetItem of a key that never exists). */
+export interface TablePing {
+  table: TableCheck["table"];
+  ping(signal: AbortSignal): Promise<void>;
+}
+
+export interface ProbeLog {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+}
+
+export interface ProbeDeps {
+  registry: Pick<RegistryStore, "listRunningAgents" | "getDeployment">;
+  driver: Pick<KubeDriver, "observeRuntime" | "readLog" | "checkAccess">;
+  tables: TablePing[];
+  keys: () => Promise<ServiceKeys>;
+  restarts: RestartStore;
+  observations: ObservationStore;
+  log: ProbeLog;
+  now: () => number;
+  cache?: RestartCache;
+  newId?: (timeMs: number) => string;
+}
+
+export interface ProbeOptions {
+  /** Time budget in ms (default 50 s, under the 60 s function timeout). */
+  budgetMs?: number;
+  /** Deployments observed at once (default 4). */
+  concurrency?: number;
+}
+
+export const DEFAULT_BUDGET_MS = 50_000;
+/** `GET /version` slower than this marks the cluster degraded. */
+export const SLOW_CLUSTER_MS = 2_000;
+/** Overlap of successive in-process reads, so a restart at a window edge is not lost. */
+const IN_PROCESS_OVERLAP_MS = 5 * 60_000;
+
+const codeOf = (e: unknown): string => (isServiceError(e) ? e.code : "INTERNAL");
+
+async function mapLimited<T>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+interface Budget {
+  deadline: number;
+  signal: AbortSignal;
+  left(): number;
+}
+
+async function checkStores(deps: ProbeDeps, budget: Budget): Promise<StoresCheck> {
+  const tables = await Promise.all(
+    deps.tables.map(async (t): Promise<TableCheck> => {
+      const started = deps.now();
+      try {
+        await t.ping(budget.signal);
+        return { table: t.table, status: "ok", latencyMs: deps.now() - started };
+      } catch (e) {
+        return { table: t.table, status: "failed", latencyMs: deps.now() - started, errorCode: codeOf(e) };
+      }
+    }),
+  );
+  let keys: StoresCheck["keys"];
+  try {
+    await deps.keys();
+    keys = { status: "ok" };
+  } catch {
+    keys = { status: "failed", errorCode: "KEY_UNAVAILABLE" };
+  }
+  return { status: worst([...tables.map((t) => t.status), keys.status]), tables, keys };
+}
+
+/** Running deployments: the active deployment of every running Agent, kubernetes-driven only. */
+async function runningDeployments(deps: ProbeDeps): Promise<DeploymentRecord[]> {
+  const agents = await deps.registry.listRunningAgents();
+  const out: DeploymentRecord[] = [];
+  await mapLimited(agents, 8, async (a) => {
+    const d = await deps.registry.getDeployment(a.namespaceId, a.agentId, a.activeDeploymentId);
+    if (d && d.computeDriver === "kubernetes" && d.runtimeLogging === "service") out.push(d);
+  });
+  return out.sort((x, y) =>
+    `${x.namespaceId}/${x.agentId}/${x.deploymentId}`.localeCompare(
+      `${y.namespaceId}/${y.agentId}/${y.deploymentId}`,
+    ),
+  );
+}
+
+async function checkClusters(
+  deps: ProbeDeps,
+  deployments: DeploymentRecord[],
+  budget: Budget,
+): Promise<ClustersCheck> {
+  const namespaces = new Map<string, Set<string>>();
+  for (const d of deployments) {
+    for (const p of Object.values(d.placement)) {
+      if (!p) continue;
+      const set = namespaces.get(p.clusterId) ?? new Set<string>();
+      set.add(p.namespace);
+      namespaces.set(p.clusterId, set);
+    }
+  }
+  let skipped = 0;
+  const clusters: ClusterCheck[] = [];
+  await mapLimited([...namespaces.keys()].sort(), 4, async (clusterId) => {
+    const checks: NamespaceCheck[] = [];
+    let latencyMs: number | null = null;
+    let versionOk = false;
+    let versionError: string | undefined;
+    for (const namespace of [...(namespaces.get(clusterId) ?? [])].sort()) {
+      if (budget.left() <= 0) {
+        skipped++;
+        continue;
+      }
+      try {
+        const report = await deps.driver.checkAccess(clusterId, namespace, {
+          signal: budget.signal,
+          deadline: budget.deadline,
+        });
+        if (report.version.ok) {
+          versionOk = true;
+          latencyMs =
+            latencyMs === null ? report.version.latencyMs : Math.min(latencyMs, report.version.latencyMs);
+        } else {
+          versionError = report.version.errorCode ?? "RUNTIME_LOGS_UNAVAILABLE";
+        }
+        const missing = report.checks
+          .filter((c) => c.allowed === false)
+          .map((c) => `${c.verb} ${c.resource}`);
+        const unknown = report.checks.some((c) => c.allowed === null);
+        const status: CheckStatus =
+          !report.version.ok || missing.length > 0 ? "failed" : unknown ? "degraded" : "ok";
+        const reviewError = report.checks.find((c) => c.errorCode)?.errorCode;
+        checks.push({
+          namespace,
+          status,
+          missing,
+          permissions: report.checks.map((c) => ({ verb: c.verb, resource: c.resource, allowed: c.allowed })),
+          ...(reviewError ? { errorCode: reviewError } : {}),
+        });
+      } catch (e) {
+        checks.push({ namespace, status: "failed", missing: [], permissions: [], errorCode: codeOf(e) });
+      }
+    }
+    const slow = latencyMs !== null && latencyMs > SLOW_CLUSTER_MS;
+    const status = worst([...checks.map((c) => c.status), slow ? "degraded" : "ok"]);
+    const errorCode = versionError ?? checks.find((c) => c.errorCode)?.errorCode;
+    clusters.push({
+      clusterId,
+      status: checks.length === 0 ? "degraded" : status,
+      latencyMs,
+      versionOk,
+      namespaces: checks,
+      ...(errorCode && !versionOk ? { errorCode } : {}),
+    });
+  });
+  clusters.sort((a, b) => a.clusterId.localeCompare(b.clusterId));
+  const partial = skipped > 0;
+  const status = groupStatus(clusters.map((c) => c.status));
+  return { status: partial ? worst([status, "degraded"]) : status, clusters, partial, skipped };
+}
+
+/**
+ * What to store as the deployment's last observation: the new one, except that deferred
+ * transitions are rolled back so the next run detects them again.
+ */
+export function pendingObservation(
+  next: Observation,
+  prev: Observation | null,
+  deferred: Transition[],
+): Observation {
+  if (deferred.length === 0) return next;
+  const pods = next.pods.map((p) => ({ ...p, containers: p.containers.map((c) => ({ ...c })) }));
+  const dropUids = new Set<string>();
+  for (const t of deferred) {
+    if (t.scope === "container-restart") {
+      const c = pods.find((p) => p.uid === t.next.podUid)?.containers.find((x) => x.name === t.container);
+      if (c) c.restartCount = t.previous.restartCount;
+    } else if (t.scope === "pod-replacement") {
+      dropUids.add(t.next.podUid);
+      const old = prev?.pods.find((p) => p.uid === t.previous.podUid);
+      if (old && !pods.some((p) => p.uid === old.uid)) pods.push(old);
+    }
+  }
+  return { observedAt: next.observedAt, pods: pods.filter((p) => !dropUids.has(p.uid)) };
+}
+
+interface DeploymentResult {
+  transitions: number;
+  written: number;
+  existing: number;
+  deferred: number;
+}
+
+async function probeDeployment(
+  deps: ProbeDeps,
+  d: DeploymentRecord,
+  budget: Budget,
+  identity: ServiceKeys["identity"] | null,
+): Promise<DeploymentResult> {
+  const prev = await deps.observations.get(d.namespaceId, d.agentId, d.deploymentId);
+  const runtime = await deps.driver.observeRuntime(d, {
+    events: true,
+    signal: budget.signal,
+    deadline: budget.deadline,
+  });
+  const observation = toObservation(runtime);
+  const items: { transition: Transition; chain: RestartLine[] | null }[] = detectBetween(
+    prev,
+    observation,
+  ).map((transition) => ({ transition, chain: null }));
+
+  // In-process restarts are invisible to Kubernetes: read each running container's recent lines.
+  const since = prev
+    ? new Date(Date.parse(prev.observedAt) - IN_PROCESS_OVERLAP_MS).toISOString()
+    : undefined;
+  for (const pod of observation.pods) {
+    for (const c of pod.containers) {
+      if (c.init || budget.left() <= 0) continue;
+      try {
+        const chunk = await deps.driver.readLog(d, {
+          role: pod.role,
+          pod: pod.name,
+          podUid: pod.uid,
+          container: c.name,
+          previous: false,
+          tailLines: READ_BOUNDS.tailLines,
+          limitBytes: READ_BOUNDS.limitBytes,
+          ...(since && !Number.isNaN(Date.parse(since)) ? { sinceTime: since } : {}),
+          signal: budget.signal,
+          deadline: budget.deadline,
+        });
+        const text = chunk.truncated
+          ? chunk.text.slice(0, Math.max(0, chunk.text.lastIndexOf("\n")))
+          : chunk.text;
+        for (const found of detectInProcess(pod, c, readRestartLines(text))) items.push(found);
+      } catch (e) {
+        deps.log.warn("in-process restart read failed", { code: codeOf(e), deployment: d.deploymentId });
+      }
+    }
+  }
+
+  const outcome = await recordTransitions(
+    {
+      deployment: d,
+      driver: deps.driver,
+      store: deps.restarts,
+      attribution: attributionDeps(identity, d.namespaceId),
+      detectedBy: "health-probe",
+      now: deps.now,
+      signal: budget.signal,
+      deadline: budget.deadline,
+      log: deps.log,
+      ...(deps.cache ? { cache: deps.cache } : {}),
+      ...(deps.newId ? { newId: deps.newId } : {}),
+    },
+    items,
+    new Set(observation.pods.map((p) => p.uid)),
+  );
+  await deps.observations.put(
+    d.namespaceId,
+    d.agentId,
+    d.deploymentId,
+    compactObservation(pendingObservation(observation, prev, outcome.deferred)),
+  );
+  return {
+    transitions: items.length,
+    written: outcome.written,
+    existing: outcome.existing,
+    deferred: outcome.deferred.length,
+  };
+}
+
+async function checkRestarts(
+  deps: ProbeDeps,
+  deployments: DeploymentRecord[],
+  budget: Budget,
+  concurrency: number,
+): Promise<RestartsCheck> {
+  let identity: ServiceKeys["identity"] | null = null;
+  try {
+    identity = (await deps.keys()).identity;
+  } catch {
+    identity = null; // pseudonyms are then withheld (fail closed), attribution still runs
+  }
+  const check: RestartsCheck = {
+    status: "ok",
+    deployments: deployments.length,
+    observed: 0,
+    transitions: 0,
+    recorded: 0,
+    existing: 0,
+    deferred: 0,
+    failures: [],
+    partial: false,
+    skipped: 0,
+  };
+  await mapLimited(deployments, concurrency, async (d) => {
+    if (budget.left() <= 0) {
+      check.skipped++;
+      return;
+    }
+    try {
+      const r = await probeDeployment(deps, d, budget, identity);
+      check.observed++;
+      check.transitions += r.transitions;
+      check.recorded += r.written;
+      check.existing += r.existing;
+      check.deferred += r.deferred;
+    } catch (e) {
+      const failure: DeploymentFailure = {
+        namespaceId: d.namespaceId,
+        agentId: d.agentId,
+        deploymentId: d.deploymentId,
+        errorCode: codeOf(e),
+      };
+      check.failures.push(failure);
+    }
+  });
+  check.failures.sort((a, b) => a.deploymentId.localeCompare(b.deploymentId));
+  check.partial = check.skipped > 0;
+  check.status =
+    deployments.length > 0 && check.failures.length === deployments.length
+      ? "failed"
+      : check.failures.length > 0 || check.deferred > 0 || check.partial
+        ? "degraded"
+        : "ok";
+  return check;
+}
+
+const emptyClusters = (status: CheckStatus): ClustersCheck => ({
+  status,
+  clusters: [],
+  partial: false,
+  skipped: 0,
+});
+const emptyRestarts = (status: CheckStatus, errorCode?: string): RestartsCheck => ({
+  status,
+  deployments: 0,
+  observed: 0,
+  transitions: 0,
+  recorded: 0,
+  existing: 0,
+  deferred: 0,
+  failures: [],
+  partial: false,
+  skipped: 0,
+  ...(errorCode ? { errorCode } : {}),
+});
+
+export async function runHealthProbe(deps: ProbeDeps, options: ProbeOptions = {}): Promise<ProbeReport> {
+  const startedMs = deps.now();
+  const budgetMs = Math.max(0, options.budgetMs ?? DEFAULT_BUDGET_MS);
+  const deadline = startedMs + budgetMs;
+  const controller = new AbortController();
+  // Stop in-flight cluster and store calls when the budget is spent.
+  const timer = setTimeout(() => controller.abort(), budgetMs);
+  timer.unref?.();
+  const budget: Budget = { deadline, signal: controller.signal, left: () => deadline - deps.now() };
+  try {
+    const storesP = checkStores(deps, budget);
+    let deployments: DeploymentRecord[] | null = null;
+    let registryError: string | undefined;
+    try {
+      deployments = await runningDeployments(deps);
+    } catch (e) {
+      registryError = codeOf(e);
+    }
+    const [stores, clusters, restarts] = await Promise.all([
+      storesP,
+      deployments ? checkClusters(deps, deployments, budget) : Promise.resolve(emptyClusters("failed")),
+      deployments
+        ? checkRestarts(deps, deployments, budget, options.concurrency ?? 4)
+        : Promise.resolve(emptyRestarts("failed", registryError)),
+    ]);
+    const finishedMs = deps.now();
+    return {
+      report: "runtime-logs.health-probe",
+      status: worst([stores.status, clusters.status, restarts.status]),
+      startedAt: new Date(startedMs).toISOString(),
+      finishedAt: new Date(finishedMs).toISOString(),
+      durationMs: finishedMs - startedMs,
+      budgetMs,
+      partial: clusters.partial || restarts.partial,
+      checks: { stores, clusters, restarts },
+    };
+  } finally {
+    clearTimeout(timer);
+  }
+}

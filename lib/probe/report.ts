@@ -1,0 +1,143 @@
+/**
+ * The health probe's report (surfaces.md § Health probe) and its CloudWatch metrics in Embedded
+ * Metric Format. Pure.
+ */
+
+export type CheckStatus = "ok" | "degraded" | "failed";
+
+export interface TableCheck {
+  table: "registry" | "state" | "audit";
+  status: CheckStatus;
+  latencyMs: number;
+  errorCode?: string;
+}
+
+export interface StoresCheck {
+  status: CheckStatus;
+  tables: TableCheck[];
+  /** Cursor-signing and identity keys. */
+  keys: { status: CheckStatus; errorCode?: string };
+}
+
+export interface PermissionCheck {
+  verb: string;
+  resource: string;
+  allowed: boolean | null;
+}
+
+export interface NamespaceCheck {
+  namespace: string;
+  status: CheckStatus;
+  /** Permissions the cluster denies, exactly as `verb resource` (e.g. `get pods/log`). */
+  missing: string[];
+  permissions: PermissionCheck[];
+  errorCode?: string;
+}
+
+export interface ClusterCheck {
+  clusterId: string;
+  status: CheckStatus;
+  /** `GET /version` latency in milliseconds; null when it was not reached. */
+  latencyMs: number | null;
+  versionOk: boolean;
+  namespaces: NamespaceCheck[];
+  errorCode?: string;
+}
+
+export interface ClustersCheck {
+  status: CheckStatus;
+  clusters: ClusterCheck[];
+  partial: boolean;
+  /** Cluster namespaces not checked because the time budget ran out. */
+  skipped: number;
+}
+
+export interface DeploymentFailure {
+  namespaceId: string;
+  agentId: string;
+  deploymentId: string;
+  errorCode: string;
+}
+
+export interface RestartsCheck {
+  status: CheckStatus;
+  deployments: number;
+  observed: number;
+  transitions: number;
+  recorded: number;
+  existing: number;
+  deferred: number;
+  failures: DeploymentFailure[];
+  partial: boolean;
+  /** Deployments not observed because the time budget ran out. */
+  skipped: number;
+  errorCode?: string;
+}
+
+export interface ProbeReport {
+  report: "runtime-logs.health-probe";
+  status: CheckStatus;
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  budgetMs: number;
+  /** True when any check ran out of time: its figures cover only what was done. */
+  partial: boolean;
+  checks: { stores: StoresCheck; clusters: ClustersCheck; restarts: RestartsCheck };
+}
+
+const RANK: Record<CheckStatus, number> = { ok: 0, degraded: 1, failed: 2 };
+
+export const worst = (statuses: readonly CheckStatus[]): CheckStatus =>
+  statuses.reduce<CheckStatus>((a, b) => (RANK[b] > RANK[a] ? b : a), "ok");
+
+/**
+ * Status of a group whose members are independent (clusters): all failed → failed, some failed or
+ * degraded → degraded; an empty group is ok.
+ */
+export function groupStatus(statuses: readonly CheckStatus[]): CheckStatus {
+  if (statuses.length === 0) return "ok";
+  if (statuses.every((s) => s === "failed")) return "failed";
+  return statuses.some((s) => s !== "ok") ? "degraded" : "ok";
+}
+
+export const METRIC_NAMESPACE = "RuntimeLogs";
+
+/** One EMF line (a JSON object with `_aws`), for stdout. */
+export function emfLine(report: ProbeReport, timestampMs: number, functionName = "health-probe"): string {
+  const checks = Object.values(report.checks);
+  const latencies = report.checks.clusters.clusters
+    .map((c) => c.latencyMs)
+    .filter((n): n is number => n !== null);
+  const values: Record<string, [number, "Count" | "Milliseconds"]> = {
+    ProbeFailures: [checks.filter((c) => c.status === "failed").length, "Count"],
+    ProbeDegraded: [checks.filter((c) => c.status === "degraded").length, "Count"],
+    ProbePartial: [report.partial ? 1 : 0, "Count"],
+    ProbeDurationMs: [report.durationMs, "Milliseconds"],
+    RestartsRecorded: [report.checks.restarts.recorded, "Count"],
+    RestartsDeferred: [report.checks.restarts.deferred, "Count"],
+    ClusterFailures: [report.checks.clusters.clusters.filter((c) => c.status === "failed").length, "Count"],
+    ClusterPermissionsMissing: [
+      report.checks.clusters.clusters.reduce(
+        (n, c) => n + c.namespaces.reduce((m, ns) => m + ns.missing.length, 0),
+        0,
+      ),
+      "Count",
+    ],
+  };
+  if (latencies.length > 0) values.ClusterLatencyMs = [Math.max(...latencies), "Milliseconds"];
+  return JSON.stringify({
+    _aws: {
+      Timestamp: timestampMs,
+      CloudWatchMetrics: [
+        {
+          Namespace: METRIC_NAMESPACE,
+          Dimensions: [["Function"]],
+          Metrics: Object.entries(values).map(([Name, [, Unit]]) => ({ Name, Unit })),
+        },
+      ],
+    },
+    Function: functionName,
+    ...Object.fromEntries(Object.entries(values).map(([k, [v]]) => [k, v])),
+  });
+}

@@ -1,0 +1,406 @@
+/**
+ * Sanitize and classify one line (pipeline.md §2): size check → control stripping → classification →
+ * pseudonyms and redaction → truncation. The only cross-line state is the bracket depth of a
+ * pretty-printed JSON object, which the caller carries line to line within a page.
+ */
+import type { Level } from "../domain.ts";
+import { protectPseudonyms, restorePseudonyms } from "./pseudonym.ts";
+import { neutralizePrivateUse, redactProtected } from "./redact.ts";
+import { stripControls, truncateUtf8, utf8Length } from "./sanitize.ts";
+import type { FieldValue, IdentityKey, LineKind, RecordLevel, WithheldReason } from "./types.ts";
+
+export const MAX_INPUT_LINE_BYTES = 32 * 1024;
+export const MAX_TEXT_BYTES = 4 * 1024;
+export const MAX_MESSAGE_BYTES = 8 * 1024;
+export const MAX_FIELD_BYTES = 512;
+const MAX_JSON_DEPTH = 8;
+
+export const WRAPPER_EVENTS: ReadonlySet<string> = new Set([
+  "runtime.startup_phase",
+  "openclaw.model_probe",
+  "codex.model_probe",
+]);
+
+/** Operational scalars a structured record may keep (pipeline.md §2). */
+export const FIELD_ALLOWLIST: readonly string[] = [
+  "subsystem",
+  "component",
+  "logger",
+  "code",
+  "status",
+  "method",
+  "url",
+  "durationMs",
+  "elapsedMs",
+  "traceId",
+  "spanId",
+  "requestId",
+  "run_id",
+  "agent_id",
+  "channel",
+];
+
+/** PEM shape of a line: how it can open, continue or close a block (pipeline.md §6). */
+export const Pem = {
+  None: 0,
+  Shaped: 1,
+  Begin: 2,
+  End: 3,
+  /** BEGIN and END on one line: a closed block (the chain already masks it). */
+  BeginEnd: 4,
+} as const;
+export type Pem = (typeof Pem)[keyof typeof Pem];
+
+export interface LineContent {
+  type: "line";
+  kind: LineKind;
+  level: RecordLevel;
+  message: string;
+  subsystem?: string;
+  fields?: Record<string, FieldValue>;
+  truncated?: boolean;
+}
+
+export interface WithheldContent {
+  type: "withheld";
+  reason: WithheldReason;
+}
+
+export interface Classified {
+  content: LineContent | WithheldContent;
+  pem: Pem;
+}
+
+export interface ClassifyContext {
+  identityKey: IdentityKey | null;
+  namespaceId: string;
+}
+
+/** Carried from line to line within a page: open bracket depth of a pretty-printed JSON run. */
+export interface JsonRunState {
+  depth: number;
+}
+
+const LEVEL_RANK: Record<Level, number> = { debug: 0, info: 1, warn: 2, error: 3 };
+export const levelRank = (l: Level): number => LEVEL_RANK[l];
+
+const LEVEL_WORDS: Record<string, Level> = {
+  error: "error",
+  err: "error",
+  fatal: "error",
+  panic: "error",
+  dpanic: "error",
+  critical: "error",
+  crit: "error",
+  alert: "error",
+  emerg: "error",
+  emergency: "error",
+  warn: "warn",
+  warning: "warn",
+  info: "info",
+  notice: "info",
+  information: "info",
+  debug: "debug",
+  trace: "debug",
+  verbose: "debug",
+};
+
+/** A structured level name (any case) → level. */
+export function levelFromName(name: string): RecordLevel {
+  if (name.length > 16) return "unknown";
+  return LEVEL_WORDS[name.toLowerCase()] ?? "unknown";
+}
+
+/** pino/bunyan numeric levels. */
+export function levelFromNumber(n: number): RecordLevel {
+  if (n >= 50) return "error";
+  if (n >= 40) return "warn";
+  if (n >= 30) return "info";
+  return "debug";
+}
+
+const PLAIN_LEVELS: Record<string, Level> = {
+  ERROR: "error",
+  ERR: "error",
+  FATAL: "error",
+  PANIC: "error",
+  CRITICAL: "error",
+  WARN: "warn",
+  WARNING: "warn",
+  INFO: "info",
+  NOTICE: "info",
+  DEBUG: "debug",
+  TRACE: "debug",
+};
+
+const isWordChar = (c: number): boolean =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+
+/** End index of a bracket tag (`[gateway] `) at `i`, or -1. */
+function bracketTagEnd(s: string, i: number): number {
+  if (s.charCodeAt(i) !== 91) return -1;
+  const limit = Math.min(s.length, i + 66);
+  const first = s.charCodeAt(i + 1);
+  if (first === 32 || first === 93) return -1;
+  for (let j = i + 1; j < limit; j++) {
+    const c = s.charCodeAt(j);
+    if (c === 93) {
+      const next = s.charCodeAt(j + 1);
+      return j + 1 === s.length || next === 32 ? j + 1 : -1;
+    }
+    if (c === 91 || c === 123 || c === 125 || c === 34) return -1;
+  }
+  return -1;
+}
+
+/** Plain-text level: leading token, bracketed token, logfmt `level=`, or klog prefix. */
+export function plainLevel(s: string): RecordLevel {
+  // klog: `E1129 08:00:00.000000 …`
+  const k = s.charCodeAt(0);
+  if ((k === 69 || k === 87 || k === 73 || k === 70) && s.charCodeAt(5) === 32 && /^[EWIF]\d{4} /.test(s)) {
+    return k === 73 ? "info" : k === 87 ? "warn" : "error";
+  }
+  let i = 0;
+  for (let tags = 0; tags <= 2; tags++) {
+    // Bracketed level: `[ERROR] …`, any case.
+    const end = bracketTagEnd(s, i);
+    if (end > 0) {
+      const inner = s.slice(i + 1, end - 1);
+      const level = LEVEL_WORDS[inner.toLowerCase()];
+      if (level !== undefined) return level;
+    }
+    // Bare uppercase word.
+    let j = i;
+    while (j < s.length && j - i < 9) {
+      const c = s.charCodeAt(j);
+      if (c < 65 || c > 90) break;
+      j++;
+    }
+    if (j > i && (j === s.length || !isWordChar(s.charCodeAt(j)))) {
+      const level = PLAIN_LEVELS[s.slice(i, j)];
+      if (level !== undefined) return level;
+    }
+    if (end < 0) break;
+    i = end;
+    while (s.charCodeAt(i) === 32) i++;
+  }
+  return logfmtLevel(s);
+}
+
+function logfmtLevel(s: string): RecordLevel {
+  let i = s.indexOf("level=");
+  while (i >= 0) {
+    if (i === 0 || s.charCodeAt(i - 1) === 32) {
+      let v = i + 6;
+      const quoted = s.charCodeAt(v) === 34;
+      if (quoted) v++;
+      let e = v;
+      while (e < s.length && e - v < 16 && isWordChar(s.charCodeAt(e))) e++;
+      return levelFromName(s.slice(v, e));
+    }
+    i = s.indexOf("level=", i + 6);
+  }
+  return "unknown";
+}
+
+// ------------------------------------------------------------------ JSON helpers
+
+/** Net bracket depth change of a line and its maximum depth (strings skipped). Linear. */
+function bracketDepth(s: string, start: number): { net: number; max: number } {
+  let depth = start;
+  let max = start;
+  let inString = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      depth++;
+      if (depth > max) max = depth;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return { net: depth, max };
+}
+
+const BARE_KEY = /^"[^"]{0,256}"\s*:/;
+
+function isJsonContinuation(t: string): boolean {
+  if (t.length === 0) return true;
+  const c = t.charCodeAt(0);
+  return (
+    c === 34 ||
+    c === 123 ||
+    c === 125 ||
+    c === 91 ||
+    c === 93 ||
+    c === 44 ||
+    c === 45 ||
+    (c >= 48 && c <= 57) ||
+    t.startsWith("true") ||
+    t.startsWith("false") ||
+    t.startsWith("null")
+  );
+}
+
+// ------------------------------------------------------------------ classification
+
+const withheld = (reason: WithheldReason, pem: Pem = Pem.None): Classified => ({
+  content: { type: "withheld", reason },
+  pem,
+});
+
+const PEM_BODY = /^[A-Za-z0-9+/=]*$/;
+const PEM_HEADER = /^[A-Za-z][A-Za-z0-9-]{0,63}: \S/;
+
+function pemShape(s: string): Pem {
+  const begin = s.indexOf("-----BEGIN ");
+  if (begin >= 0) return s.indexOf("-----END ", begin) > 0 ? Pem.BeginEnd : Pem.Begin;
+  if (s.includes("-----END ")) return Pem.End;
+  const t = s.trim();
+  if (t.length <= 128 && (PEM_BODY.test(t) || PEM_HEADER.test(t))) return Pem.Shaped;
+  return Pem.None;
+}
+
+/** Redact one outgoing string with pseudonyms protected. */
+export function cleanString(s: string, ctx: ClassifyContext): string {
+  const p = protectPseudonyms(neutralizePrivateUse(s), ctx.identityKey, ctx.namespaceId);
+  return restorePseudonyms(redactProtected(p.text), p.values);
+}
+
+export function classifyLine(raw: string, ctx: ClassifyContext, run: JsonRunState): Classified {
+  if (raw.length > MAX_INPUT_LINE_BYTES / 3 && utf8Length(raw) > MAX_INPUT_LINE_BYTES) {
+    run.depth = 0;
+    return withheld("oversized");
+  }
+  const text = stripControls(raw);
+  let lead = 0;
+  while (lead < text.length && text.charCodeAt(lead) === 32) lead++;
+  const first = text.charCodeAt(lead);
+
+  if (run.depth > 0) {
+    const t = text.slice(lead);
+    if (isJsonContinuation(t)) {
+      const d = bracketDepth(t, run.depth);
+      run.depth = d.net > 0 && d.max <= 64 ? d.net : 0;
+      return withheld("malformed");
+    }
+    run.depth = 0;
+  }
+
+  if (first === 123 || (first === 91 && bracketTagEnd(text, lead) < 0)) {
+    return classifyStructured(text.slice(lead), ctx, run);
+  }
+  if (first === 34 && BARE_KEY.test(text.slice(lead, lead + 300))) {
+    const d = bracketDepth(text.slice(lead), 0);
+    run.depth = d.net > 0 && d.max <= 64 ? d.net : 0;
+    return withheld("malformed");
+  }
+
+  const pem = pemShape(text);
+  if (text.length > MAX_TEXT_BYTES / 3 && utf8Length(text) > MAX_TEXT_BYTES) return withheld("oversized", pem);
+  const level = plainLevel(text);
+  const message = truncateUtf8(cleanString(text, ctx), MAX_MESSAGE_BYTES);
+  const content: LineContent = { type: "line", kind: "text", level, message: message.text };
+  if (message.cut) content.truncated = true;
+  return { content, pem };
+}
+
+function classifyStructured(t: string, ctx: ClassifyContext, run: JsonRunState): Classified {
+  const depth = bracketDepth(t, 0);
+  if (depth.max > MAX_JSON_DEPTH) {
+    run.depth = 0;
+    return withheld("malformed");
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(t);
+  } catch {
+    // An unfinished object starts a pretty-printed run; the lines that continue it go with it.
+    run.depth = depth.net > 0 ? depth.net : 0;
+    return withheld("malformed");
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return withheld("unrecognised_structured");
+  }
+  return recognise(value as Record<string, unknown>, ctx);
+}
+
+type Obj = Record<string, unknown>;
+
+function recognise(o: Obj, ctx: ClassifyContext): Classified {
+  const { level, event, message, msg, subsystem, target, fields } = o;
+  if (typeof event === "string" && WRAPPER_EVENTS.has(event)) {
+    const failed =
+      o.outcome === "failed" || (event.endsWith("model_probe") && o.code !== undefined && o.code !== "READY");
+    return build("wrapper", failed ? "error" : "info", event, undefined, o, undefined, ctx);
+  }
+  if (typeof level === "string" && typeof message === "string" && msg === undefined) {
+    const lvl = levelFromName(level);
+    const sub = typeof subsystem === "string" && subsystem.length > 0 ? subsystem : undefined;
+    // Below warn without a subsystem is chat output, not an operational record.
+    if (sub === undefined && (lvl === "unknown" || levelRank(lvl) < LEVEL_RANK.warn)) {
+      return withheld("unrecognised_structured");
+    }
+    return build("structured", lvl, message, sub, o, undefined, ctx);
+  }
+  if (typeof level === "number" && level >= 10 && level <= 60 && typeof msg === "string") {
+    return build("structured", levelFromNumber(level), msg, stringOr(subsystem), o, undefined, ctx);
+  }
+  if (typeof level === "string" && typeof msg === "string") {
+    return build("structured", levelFromName(level), msg, stringOr(subsystem), o, undefined, ctx);
+  }
+  if (
+    typeof level === "string" &&
+    typeof target === "string" &&
+    typeof fields === "object" &&
+    fields !== null &&
+    typeof (fields as Obj).message === "string"
+  ) {
+    const f = fields as Obj;
+    return build("structured", levelFromName(level), f.message as string, target, o, f, ctx);
+  }
+  return withheld("unrecognised_structured");
+}
+
+const stringOr = (v: unknown): string | undefined => (typeof v === "string" && v.length > 0 ? v : undefined);
+
+function build(
+  kind: LineKind,
+  level: RecordLevel,
+  rawMessage: string,
+  rawSubsystem: string | undefined,
+  o: Obj,
+  nested: Obj | undefined,
+  ctx: ClassifyContext,
+): Classified {
+  const stripped = stripControls(rawMessage);
+  const message = truncateUtf8(cleanString(stripped, ctx), MAX_MESSAGE_BYTES);
+  const content: LineContent = { type: "line", kind, level, message: message.text };
+  let truncated = message.cut;
+  if (rawSubsystem !== undefined) {
+    const sub = truncateUtf8(cleanString(stripControls(rawSubsystem), ctx), MAX_FIELD_BYTES);
+    content.subsystem = sub.text;
+    truncated ||= sub.cut;
+  }
+  let fields: Record<string, FieldValue> | undefined;
+  for (const name of FIELD_ALLOWLIST) {
+    if (name === "subsystem") continue;
+    const v = Object.hasOwn(o, name) ? o[name] : nested !== undefined && Object.hasOwn(nested, name) ? nested[name] : undefined;
+    let out: FieldValue | undefined;
+    if (typeof v === "string") {
+      const cut = truncateUtf8(cleanString(stripControls(v), ctx), MAX_FIELD_BYTES);
+      out = cut.text;
+      truncated ||= cut.cut;
+    } else if (typeof v === "number" && Number.isFinite(v)) out = v;
+    else if (typeof v === "boolean") out = v;
+    if (out !== undefined) {
+      fields ??= {};
+      fields[name] = out;
+    }
+  }
+  if (fields !== undefined) content.fields = fields;
+  if (truncated) content.truncated = true;
+  return { content, pem: pemShape(stripped) };
+}

@@ -1,0 +1,190 @@
+/**
+ * Cursor codec (pipeline.md §4): `v1.<payload>.<mac>`, payload = base64url(JSON), mac =
+ * base64url(HMAC-SHA-256(key, "runtime-logs-cursor\0" + payload)). Signed, not encrypted: it holds
+ * Pod name and UID, counts, times and keyed 96-bit line hashes, never text. Every field is validated
+ * strictly; anything wrong throws `RUNTIME_LOGS_CURSOR_INVALID` before any driver read.
+ */
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { ServiceError } from "../api/errors.ts";
+import { parseUtcTime } from "./time.ts";
+import type { CursorBinding, CursorKeys, CursorState, SecretKey } from "./types.ts";
+
+export const MAX_CURSOR_CHARS = 2048;
+export const CURSOR_TTL_MS = 60 * 60 * 1000;
+export const CURSOR_MAX_SKEW_MS = 60 * 1000;
+export const MAX_FRONTIER_HASHES = 16;
+const MIN_KEY_BYTES = 32;
+
+const MAC_DOMAIN = "runtime-logs-cursor\0";
+const BINDING_DOMAIN = "runtime-logs-binding\0";
+const LINE_DOMAIN = "runtime-logs-line\0";
+
+const B64URL = /^[A-Za-z0-9_-]+$/;
+const HASH = /^[A-Za-z0-9_-]{16}$/;
+const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
+const POD = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
+const UID = /^[A-Za-z0-9-]{1,64}$/;
+
+export type VerifiedCursor = { status: "valid"; state: CursorState } | { status: "expired"; state: CursorState };
+
+const invalid = (why: string): ServiceError => new ServiceError("RUNTIME_LOGS_CURSOR_INVALID", { internal: why });
+
+function checkKey(key: SecretKey): void {
+  if (!KEY_ID.test(key.id) || key.secret.length < MIN_KEY_BYTES) {
+    throw new ServiceError("INTERNAL", { internal: "cursor key is malformed or shorter than 32 bytes" });
+  }
+}
+
+function mac(key: SecretKey, payload: string): string {
+  return createHmac("sha256", key.secret).update(MAC_DOMAIN + payload, "utf8").digest("base64url");
+}
+
+/** Keyed hash of the cursor binding (principal, namespace, Agent, deployment, source). */
+export function bindingHash(key: SecretKey, b: CursorBinding): string {
+  const canonical = JSON.stringify([b.principalId, b.namespaceId, b.agentId, b.deploymentId, b.source]);
+  return createHmac("sha256", key.secret)
+    .update(BINDING_DOMAIN + canonical, "utf8")
+    .digest()
+    .subarray(0, 16)
+    .toString("base64url");
+}
+
+/** Keyed 96-bit hash of one raw log line, domain-separated from the MAC. */
+export function lineHash(key: SecretKey, rawLine: string): string {
+  return createHmac("sha256", key.secret)
+    .update(LINE_DOMAIN + rawLine, "utf8")
+    .digest()
+    .subarray(0, 12)
+    .toString("base64url");
+}
+
+/** The key that signs (and hashes) new cursors. */
+export const signingKey = (keys: CursorKeys): SecretKey => keys.current;
+
+/** The key a verified cursor was made with (its line hashes use it too). */
+export function keyById(keys: CursorKeys, id: string): SecretKey | null {
+  if (keys.current.id === id) return keys.current;
+  if (keys.previous !== undefined && keys.previous.id === id) return keys.previous;
+  return null;
+}
+
+export function signCursor(state: CursorState, binding: CursorBinding, keys: CursorKeys): string {
+  const key = signingKey(keys);
+  checkKey(key);
+  const body = {
+    v: 1,
+    k: key.id,
+    b: bindingHash(key, binding),
+    i: state.issuedAt,
+    p: state.pod,
+    u: state.podUid,
+    r: state.restartCount,
+    pv: state.previous,
+    tl: state.tailLines,
+    t: state.lastTime,
+    n: state.count,
+    c: state.complete,
+    h: state.hashes,
+    po: state.pemOpen,
+    pf: state.pemFrontier,
+  };
+  // Validate what we sign with the same rules we verify with.
+  validate(body as unknown as Record<string, unknown>, key.id);
+  const payload = Buffer.from(JSON.stringify(body), "utf8").toString("base64url");
+  const token = `v1.${payload}.${mac(key, payload)}`;
+  if (token.length > MAX_CURSOR_CHARS) throw new ServiceError("INTERNAL", { internal: "cursor too long" });
+  return token;
+}
+
+const PAYLOAD_KEYS = ["v", "k", "b", "i", "p", "u", "r", "pv", "tl", "t", "n", "c", "h", "po", "pf"].sort();
+
+const isCount = (v: unknown, max: number): v is number =>
+  typeof v === "number" && Number.isSafeInteger(v) && v >= 0 && v <= max;
+
+/** Field checks shared by signing and verifying; returns the state (without the binding). */
+function validate(o: Record<string, unknown>, keyId: string): CursorState {
+  const keys = Object.keys(o).sort();
+  if (keys.length !== PAYLOAD_KEYS.length || keys.some((k, i) => k !== PAYLOAD_KEYS[i])) {
+    throw invalid("cursor fields");
+  }
+  const { v, k, i, p, u, r, pv, tl, t, n, c, h, po, pf } = o;
+  if (v !== 1 || k !== keyId) throw invalid("cursor version or key id");
+  if (!isCount(i, 8.64e15) || i < 1) throw invalid("cursor issuedAt");
+  if (typeof p !== "string" || p.length > 253 || !POD.test(p)) throw invalid("cursor pod");
+  if (typeof u !== "string" || !UID.test(u)) throw invalid("cursor uid");
+  if (!isCount(r, 2 ** 31 - 1)) throw invalid("cursor restartCount");
+  if (typeof pv !== "boolean" || typeof c !== "boolean" || typeof po !== "boolean") {
+    throw invalid("cursor flags");
+  }
+  if (!isCount(tl, 1000) || tl < 1) throw invalid("cursor tailLines");
+  if (t !== null && (typeof t !== "string" || parseUtcTime(t) === null)) throw invalid("cursor lastTime");
+  if (!isCount(n, 1_048_576)) throw invalid("cursor count");
+  if (!Array.isArray(h) || h.length > MAX_FRONTIER_HASHES || h.some((x) => typeof x !== "string" || !HASH.test(x))) {
+    throw invalid("cursor hashes");
+  }
+  // Inconsistent pairs.
+  if (h.length > n) throw invalid("cursor hashes exceed count");
+  if (t !== null && n === 0) throw invalid("cursor lastTime without lines");
+  if (c && t === null) throw invalid("cursor complete without lastTime");
+  if (pf !== null && (typeof pf !== "string" || pf !== t)) throw invalid("cursor pem frontier");
+  if (!po && pf !== null) throw invalid("cursor pem frontier without block");
+  return {
+    keyId,
+    issuedAt: i,
+    pod: p,
+    podUid: u,
+    restartCount: r,
+    previous: pv,
+    tailLines: tl,
+    lastTime: t as string | null,
+    count: n,
+    complete: c,
+    hashes: h as string[],
+    pemOpen: po,
+    pemFrontier: pf as string | null,
+  };
+}
+
+function macMatches(key: SecretKey, payload: string, given: string): boolean {
+  const expected = Buffer.from(mac(key, payload), "utf8");
+  const actual = Buffer.from(given, "utf8");
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
+}
+
+/**
+ * Verify a cursor token for this binding at `now` (ms since the epoch). Expired cursors (older than
+ * 1 h) are reported, not thrown: the caller starts a new view with a `cursor_expired` gap.
+ */
+export function verifyCursor(
+  token: string,
+  ctx: { binding: CursorBinding; keys: CursorKeys; now: number },
+): VerifiedCursor {
+  if (typeof token !== "string" || token.length > MAX_CURSOR_CHARS) throw invalid("cursor length");
+  const parts = token.split(".");
+  if (parts.length !== 3 || parts[0] !== "v1") throw invalid("cursor shape");
+  const payload = parts[1]!;
+  const given = parts[2]!;
+  if (!B64URL.test(payload) || given.length !== 43 || !B64URL.test(given)) throw invalid("cursor encoding");
+  const candidates = [ctx.keys.current, ...(ctx.keys.previous === undefined ? [] : [ctx.keys.previous])];
+  let key: SecretKey | null = null;
+  for (const k of candidates) {
+    checkKey(k);
+    if (macMatches(k, payload, given)) key = k;
+  }
+  if (key === null) throw invalid("cursor mac");
+  const bytes = Buffer.from(payload, "base64url");
+  if (bytes.toString("base64url") !== payload) throw invalid("cursor payload not canonical");
+  let body: unknown;
+  try {
+    body = JSON.parse(bytes.toString("utf8"));
+  } catch {
+    throw invalid("cursor json");
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw invalid("cursor json");
+  const o = body as Record<string, unknown>;
+  if (o.b !== bindingHash(key, ctx.binding)) throw invalid("cursor binding");
+  const state = validate(o, key.id);
+  if (state.issuedAt > ctx.now + CURSOR_MAX_SKEW_MS) throw invalid("cursor from the future");
+  if (ctx.now - state.issuedAt > CURSOR_TTL_MS) return { status: "expired", state };
+  return { status: "valid", state };
+}

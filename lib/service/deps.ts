@@ -1,0 +1,73 @@
+/**
+ * The dependencies of a function container, built once from the configuration: one DynamoDB
+ * client (with its call counter), the stores, the limiter, the audit sink, the kube driver and the
+ * keys. Use cases take these as parameters; nothing here is a global.
+ */
+import { Logger } from "@aws-lambda-powertools/logger";
+import { SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
+import { DynamoAuditSink } from "../audit/sink.ts";
+import type { ServiceConfig } from "../config.ts";
+import { createKeyProvider, type ServiceKeys } from "../keys.ts";
+import { createKubeDriver, type KubeDriver } from "../kube/driver.ts";
+import { createKubeconfigStore } from "../kube/kubeconfig-store.ts";
+import { DynamoLimiter, type Limiter } from "../limiter/limiter.ts";
+import { DynamoLimiterStore } from "../limiter/store.ts";
+import { DynamoRegistryStore, type RegistryStore } from "../registry/store.ts";
+import { createDynamo, type Dynamo, LOCAL_CREDENTIALS, LOCAL_REGION } from "../state/dynamo.ts";
+
+export interface ServiceDeps {
+  config: ServiceConfig;
+  dynamo: Dynamo;
+  registry: RegistryStore;
+  limiter: Limiter;
+  audit: DynamoAuditSink;
+  driver: KubeDriver;
+  keys: () => Promise<ServiceKeys>;
+  logger: Logger;
+}
+
+export function createLogger(): Logger {
+  return new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? "runtime-logs" });
+}
+
+export function buildServiceDeps(config: ServiceConfig, logger: Logger = createLogger()): ServiceDeps {
+  const local = config.dynamodbEndpoint !== undefined;
+  const dynamo = createDynamo(
+    local ? { endpoint: config.dynamodbEndpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS } : {},
+  );
+  let secrets: SecretsManagerClient | undefined;
+  const secretsClient = () => {
+    secrets ??= new SecretsManagerClient({});
+    return secrets;
+  };
+  const registry = new DynamoRegistryStore({ doc: dynamo.doc, tableName: config.tables.registry });
+  const kubeconfigs = createKubeconfigStore({
+    allowInsecureClusters: config.allowInsecureClusters,
+    secretPrefix: config.kubeconfigSecretPrefix,
+    secrets: { send: (command) => secretsClient().send(command) } as Pick<SecretsManagerClient, "send">,
+  });
+  return {
+    config,
+    dynamo,
+    registry,
+    limiter: new DynamoLimiter({
+      store: new DynamoLimiterStore({ doc: dynamo.doc, tableName: config.tables.state }),
+      config: config.limits,
+    }),
+    audit: new DynamoAuditSink({
+      doc: dynamo.doc,
+      tableName: config.tables.audit,
+      retentionDays: config.auditRetentionDays,
+    }),
+    driver: createKubeDriver({
+      kubeconfigs,
+      getCluster: async (clusterId) => (await registry.getCluster(clusterId)) ?? undefined,
+    }),
+    keys: createKeyProvider({
+      cursor: config.cursorKey,
+      identity: config.identityKey,
+      secrets: secretsClient,
+    }),
+    logger,
+  };
+}

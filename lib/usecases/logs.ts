@@ -1,0 +1,241 @@
+/**
+ * The logs and download routes (api.md): validate, authorize, verify the cursor, resolve the
+ * deployment, admit through the limiter, describe the source, audit a new view before any log
+ * byte is read, read once, and build the page (or the attachment) with the pure pipeline.
+ */
+import { randomUUID } from "node:crypto";
+import type { APIGatewayProxyEventV2 } from "aws-lambda";
+import { ServiceError } from "../api/errors.ts";
+import { deploymentPathSchema, type LogQuery, parseLogQuery, parsePath } from "../api/schemas.ts";
+import { type AuthorizerEvent, requirePrincipal } from "../auth/principal.ts";
+import type { DeploymentRecord, Role } from "../domain.ts";
+import type { RequestScope } from "../http/handler.ts";
+import { attachmentResult, type HttpResult, successResult } from "../http/response.ts";
+import type { SourcePod } from "../kube/types.ts";
+import {
+  buildLogPage,
+  type CursorBinding,
+  type CursorState,
+  cursorTargets,
+  downloadFileName,
+  planLogRead,
+  renderDownload,
+  verifyCursor,
+} from "../runtime-logs/index.ts";
+import type { ServiceDeps } from "../service/deps.ts";
+import { authorizeAgent, requireFeatureEnabled, resolveDeployment } from "./access.ts";
+import { withLease } from "./lease.ts";
+
+const DEFAULT_TAIL_LINES = 200;
+const DOWNLOAD_TAIL_LINES = 1000;
+
+export const readLogs = (event: APIGatewayProxyEventV2, scope: RequestScope, deps: ServiceDeps) =>
+  serveLogs(event, scope, deps, "logs");
+
+export const downloadLogs = (event: APIGatewayProxyEventV2, scope: RequestScope, deps: ServiceDeps) =>
+  serveLogs(event, scope, deps, "download");
+
+async function serveLogs(
+  event: APIGatewayProxyEventV2,
+  scope: RequestScope,
+  deps: ServiceDeps,
+  route: "logs" | "download",
+): Promise<HttpResult> {
+  // 1. Authentication and contract validation.
+  const principal = requirePrincipal(event as AuthorizerEvent);
+  scope.principalId = principal.id;
+  const path = parsePath(deploymentPathSchema, event.pathParameters);
+  const query = parseLogQuery(event.queryStringParameters, route, scope.now());
+  const download = query.download;
+  // 2. Feature switch, before authorization.
+  requireFeatureEnabled(deps.config.enabled);
+  // 3. Authorization (re-checked on every poll).
+  const { agent, grant } = await authorizeAgent(deps, {
+    route: download ? "download" : "logs",
+    principalId: principal.id,
+    namespaceId: path.namespaceId,
+    agentId: path.agentId,
+    deploymentId: path.deploymentId,
+    source: query.source,
+    requestId: scope.requestId,
+  });
+  // The cursor is verified right after authorization: a bad one spends no token and reads nothing.
+  const keys = await deps.keys();
+  const binding: CursorBinding = {
+    principalId: principal.id,
+    namespaceId: path.namespaceId,
+    agentId: path.agentId,
+    deploymentId: path.deploymentId,
+    source: query.source,
+  };
+  const verified = query.cursor
+    ? verifyCursor(query.cursor, { binding, keys: keys.cursor, now: scope.now() })
+    : null;
+  // 4. Deployment resolution and capability.
+  const deployment = await resolveDeployment(deps.registry, agent, path.deploymentId);
+  const role = sourceRole(deployment, query);
+  // 5. Limiter, then 6–7 under the lease.
+  const cost = download ? deps.config.limits.downloadCost : 1;
+  return withLease(deps, scope, { principalId: principal.id, agent, cost }, async () => {
+    const description = await deps.driver.describeRuntime(deployment, {
+      roles: [role],
+      events: false,
+      signal: scope.deadline.signal,
+      deadline: scope.deadline.at,
+    });
+    const pods = description.sources.find((s) => s.id === query.source)?.pods ?? [];
+    const cursor = verified?.status === "valid" ? verified.state : null;
+    const target = choosePod(pods, query, cursor);
+    const previous = query.previous ?? (cursor && target?.name === cursor.pod ? cursor.previous : false);
+    const page = {
+      binding,
+      deploymentId: deployment.deploymentId,
+      requestId: scope.requestId,
+      namespaceId: path.namespaceId,
+      now: scope.now(),
+      keys: { cursor: keys.cursor, identity: keys.identity },
+    };
+
+    if (!target) {
+      // No running Pod: nothing to read, nothing to audit.
+      const built = buildLogPage({
+        ...page,
+        chunk: null,
+        cursor: null,
+        expired: false,
+        view: {
+          binding,
+          tailLines: query.tailLines ?? DEFAULT_TAIL_LINES,
+          source: query.source,
+          ...level(query),
+        },
+      });
+      return download
+        ? attachment(built.page, { agentId: agent.agentId, deployment, query, pod: "-", previous })
+        : successResult({ ...built.page, cursor: null }, scope.requestId);
+    }
+
+    // A view continues only on the same Pod name and `previous`; anything else starts a new one.
+    const continuing =
+      !download &&
+      cursor !== null &&
+      cursorTargets(cursor).pod === target.name &&
+      cursor.previous === previous;
+    const tailLines = download
+      ? DOWNLOAD_TAIL_LINES
+      : continuing && cursor
+        ? cursor.tailLines
+        : (query.tailLines ?? DEFAULT_TAIL_LINES);
+
+    if (!continuing) {
+      const audit = {
+        namespaceId: path.namespaceId,
+        agentId: path.agentId,
+        principalId: principal.id,
+        requestId: scope.requestId,
+        deploymentId: deployment.deploymentId,
+        viewId: `rlv_${randomUUID()}`,
+        grant: grant ?? "read_logs",
+        source: query.source,
+        pod: target.name,
+        container: target.container,
+        previous,
+        tailLines,
+      } as const;
+      if (download) await deps.audit.recordDownload(audit);
+      else await deps.audit.recordView(audit);
+    }
+
+    const resume = continuing ? cursor : null;
+    const plan = planLogRead({
+      cursor: resume,
+      pod: target.name,
+      podUid: target.uid,
+      restartCount: target.restartCount,
+      previous,
+      tailLines,
+      ...(!resume && query.sinceSeconds !== undefined ? { sinceSeconds: query.sinceSeconds } : {}),
+      ...(!resume && query.sinceTime !== undefined ? { sinceTime: query.sinceTime } : {}),
+      now: scope.now(),
+    });
+    const chunk = await deps.driver.readLog(deployment, {
+      role,
+      pod: target.name,
+      podUid: target.uid,
+      container: target.container,
+      tailLines: plan.tailLines,
+      ...(plan.sinceTime !== undefined ? { sinceTime: plan.sinceTime } : {}),
+      ...(plan.sinceSeconds !== undefined ? { sinceSeconds: plan.sinceSeconds } : {}),
+      previous,
+      limitBytes: plan.limitBytes,
+      signal: scope.deadline.signal,
+      deadline: scope.deadline.at,
+    });
+    scope.deadline.check();
+    const built = buildLogPage({
+      ...page,
+      chunk,
+      cursor: resume,
+      expired: !download && verified?.status === "expired",
+      view: { binding, tailLines, source: query.source, ...level(query) },
+    });
+    if (download)
+      return attachment(built.page, {
+        agentId: agent.agentId,
+        deployment,
+        query,
+        pod: target.name,
+        previous,
+      });
+    return successResult(built.page, scope.requestId);
+  });
+
+  function attachment(
+    built: Parameters<typeof renderDownload>[1],
+    meta: { agentId: string; deployment: DeploymentRecord; query: LogQuery; pod: string; previous: boolean },
+  ): HttpResult {
+    const fileName = downloadFileName({
+      agentId: meta.agentId,
+      deploymentId: meta.deployment.deploymentId,
+      source: meta.query.source,
+      pod: meta.pod,
+      previous: meta.previous,
+    });
+    return attachmentResult(
+      renderDownload({ agentId: meta.agentId, deploymentId: meta.deployment.deploymentId }, built),
+      fileName,
+      scope.requestId,
+    );
+  }
+}
+
+const level = (query: LogQuery) => (query.minLevel ? { minLevel: query.minLevel } : {});
+
+/** The role a source reads, or 400 when the deployment has no such source. */
+function sourceRole(deployment: DeploymentRecord, query: LogQuery): Role {
+  // Sandbox reads (OpenShell) are not wired yet: every sandbox request is "no such source".
+  if (query.source === "sandbox") throw new ServiceError("RUNTIME_LOGS_SOURCE_UNAVAILABLE");
+  if (!deployment.placement[query.source]) throw new ServiceError("RUNTIME_LOGS_SOURCE_UNAVAILABLE");
+  return query.source;
+}
+
+/**
+ * The Pod to read: the one asked for (400 when it is not a current Pod of the source), else the
+ * cursor's when it is still there (a gone Pod starts a new view on the first), else the first.
+ */
+function choosePod(
+  pods: readonly SourcePod[],
+  query: LogQuery,
+  cursor: CursorState | null,
+): SourcePod | null {
+  if (query.pod !== undefined) {
+    const asked = pods.find((p) => p.name === query.pod);
+    if (!asked) throw new ServiceError("RUNTIME_LOGS_POD_INVALID");
+    return asked;
+  }
+  if (cursor) {
+    const same = pods.find((p) => p.name === cursor.pod);
+    if (same) return same;
+  }
+  return pods[0] ?? null;
+}

@@ -1,0 +1,205 @@
+/**
+ * The kube API simulator (kube.md § The kube API simulator): start it in-process with a scenario,
+ * point kubeconfigs at it, drive it with the admin operations, read its request counters.
+ *
+ *   const sim = await startKubeSim({ scenario: rawJson });
+ *   const paths = await sim.writeKubeconfigs(dir);   // {clusterId: path}
+ *   sim.restart({cluster, namespace, pod, container, exitCode: 137, reason: "OOMKilled"});
+ *   await sim.close();
+ */
+import { chmod, mkdir, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { isParsedScenario, parseScenario, type Scenario } from "../scenario/schema.ts";
+import { formatKubeletTime } from "../scenario/time.ts";
+import { handleAdmin } from "./admin.ts";
+import { kubeconfigYaml } from "./kubeconfig.ts";
+import { SimServer, type SimStats } from "./server.ts";
+import {
+  type AddEventInput,
+  type AppendInput,
+  type FaultInput,
+  type ReplacePodInput,
+  type RestartInput,
+  World,
+} from "./world.ts";
+
+export type { ApiRequest, ApiResponse, RequestKind } from "./cluster-api.ts";
+export type { KindCounts, SimStats } from "./server.ts";
+export type { AddEventInput, AppendInput, FaultInput, ReplacePodInput, RestartInput } from "./world.ts";
+export { SimError } from "./world.ts";
+
+export interface StartKubeSimOptions {
+  /** The raw scenario JSON (validated here), or an already parsed Scenario. */
+  scenario: unknown;
+  /** Port on 127.0.0.1; 0 (default) picks a free one. */
+  port?: number;
+  /** Anchor for relative times; default: now. */
+  loadTime?: Date;
+}
+
+export interface KubeSim {
+  /** `http://127.0.0.1:{port}` (the `simUrl`). */
+  readonly url: string;
+  readonly port: number;
+  /** The scenario as parsed (absolute times, defaults applied); replaced by loadScenario. */
+  readonly scenario: Scenario;
+  clusterUrl(clusterId: string): string;
+  token(clusterId: string): string;
+  kubeconfigYaml(clusterId: string): string;
+  /** Writes `{dir}/{clusterId}.kubeconfig` (mode 0600) for every cluster; returns the paths. */
+  writeKubeconfigs(dir: string): Promise<Record<string, string>>;
+  /** The simulator's clock. */
+  now(): Date;
+  append(input: AppendInput): { appended: number };
+  restart(input: RestartInput): { restartCount: number };
+  replacePod(input: ReplacePodInput): { name: string; uid: string };
+  addEvent(input: AddEventInput): { name: string };
+  /** `now`: RFC 3339 or scenario-relative (`now-5m`, against the simulator's clock). */
+  setClock(now: string | Date): { now: string };
+  advanceClock(ms: number): { now: string };
+  setFault(input: FaultInput): Scenario["clusters"][number]["faults"];
+  /** Replaces everything (clusters, registry, clock); generated tokens stay stable per cluster. */
+  loadScenario(raw: unknown, loadTime?: Date): Scenario;
+  stats(): SimStats;
+  resetStats(): void;
+  close(): Promise<void>;
+}
+
+function toScenario(raw: unknown, loadTime: Date): Scenario {
+  return isParsedScenario(raw) ? raw : parseScenario(raw, loadTime);
+}
+
+class KubeSimImpl implements KubeSim {
+  url = "";
+  port = 0;
+  private world: World;
+  private readonly server: SimServer;
+  private unsubscribe: () => void = () => {};
+
+  constructor(scenario: Scenario) {
+    this.world = new World(scenario);
+    this.server = new SimServer({
+      world: () => this.world,
+      admin: (req, path, body) =>
+        handleAdmin(
+          {
+            loadScenario: (raw) => this.loadScenario(raw),
+            append: (i) => this.world.append(i),
+            restart: (i) => this.world.restart(i),
+            replacePod: (i) => this.world.replacePod(i),
+            addEvent: (i) => this.world.addEvent(i),
+            setClock: (n) => this.world.setClock(n),
+            advanceClock: (ms) => this.world.advanceClock(ms),
+            setFault: (i) => this.world.setFault(i),
+            stats: () => this.stats(),
+            resetStats: () => this.resetStats(),
+            nowText: () => formatKubeletTime(this.world.nowNs()),
+          },
+          req.method ?? "GET",
+          path,
+          body,
+        ),
+    });
+    this.watchClock();
+  }
+
+  private watchClock(): void {
+    this.unsubscribe();
+    this.unsubscribe = this.world.clock.onChange(() => this.server.clockMoved());
+  }
+
+  async start(port: number): Promise<void> {
+    this.port = await this.server.listen(port);
+    this.url = `http://127.0.0.1:${this.port}`;
+  }
+
+  get scenario(): Scenario {
+    return this.world.scenario;
+  }
+
+  clusterUrl(clusterId: string): string {
+    return `${this.url}/clusters/${encodeURIComponent(this.world.cluster(clusterId).id)}`;
+  }
+
+  token(clusterId: string): string {
+    return this.world.cluster(clusterId).token;
+  }
+
+  kubeconfigYaml(clusterId: string): string {
+    const cluster = this.world.cluster(clusterId);
+    const first = cluster.namespaces.keys().next();
+    return kubeconfigYaml({
+      clusterId: cluster.id,
+      server: this.clusterUrl(cluster.id),
+      token: cluster.token,
+      namespace: first.done ? "default" : first.value,
+    });
+  }
+
+  async writeKubeconfigs(dir: string): Promise<Record<string, string>> {
+    const root = resolve(dir);
+    await mkdir(root, { recursive: true });
+    const out: Record<string, string> = {};
+    for (const id of this.world.clusters.keys()) {
+      const path = join(root, `${id}.kubeconfig`);
+      await writeFile(path, this.kubeconfigYaml(id), { mode: 0o600 });
+      await chmod(path, 0o600);
+      out[id] = path;
+    }
+    return out;
+  }
+
+  now(): Date {
+    return new Date(Number(this.world.nowNs() / 1_000_000n));
+  }
+
+  append(input: AppendInput) {
+    return this.world.append(input);
+  }
+  restart(input: RestartInput) {
+    return this.world.restart(input);
+  }
+  replacePod(input: ReplacePodInput) {
+    return this.world.replacePod(input);
+  }
+  addEvent(input: AddEventInput) {
+    return this.world.addEvent(input);
+  }
+  setClock(now: string | Date) {
+    return this.world.setClock(now);
+  }
+  advanceClock(ms: number) {
+    return this.world.advanceClock(ms);
+  }
+  setFault(input: FaultInput) {
+    return this.world.setFault(input);
+  }
+
+  loadScenario(raw: unknown, loadTime: Date = new Date()): Scenario {
+    const scenario = toScenario(raw, loadTime);
+    const tokens = new Map([...this.world.clusters.values()].map((c) => [c.id, c.token]));
+    this.world = new World(scenario, tokens);
+    this.watchClock();
+    this.server.clockMoved();
+    return scenario;
+  }
+
+  stats(): SimStats {
+    return this.server.stats();
+  }
+
+  resetStats(): void {
+    this.server.resetStats();
+  }
+
+  async close(): Promise<void> {
+    this.unsubscribe();
+    await this.server.close();
+  }
+}
+
+export async function startKubeSim(options: StartKubeSimOptions): Promise<KubeSim> {
+  const sim = new KubeSimImpl(toScenario(options.scenario, options.loadTime ?? new Date()));
+  await sim.start(options.port ?? 0);
+  return sim;
+}

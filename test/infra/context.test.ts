@@ -1,0 +1,156 @@
+/**
+ * Context switches: each changes what it should and nothing else, and bad values fail synth with a
+ * message naming the context key.
+ */
+import { Match } from "aws-cdk-lib/assertions";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ROUTES } from "../../infra/constructs/http-api.ts";
+import { FUNCTIONS } from "../../infra/functions.ts";
+import { ENV } from "../../lib/config.ts";
+import { resources, type Synthesized, synth, unacknowledged } from "./synth.ts";
+
+const VPC = {
+  vpcId: "vpc-0123456789abcdef0",
+  subnetIds: "subnet-0aaaaaaaaaaaaaaaa,subnet-0bbbbbbbbbbbbbbbb,subnet-0cccccccccccccccc",
+  routeTableIds: ["rtb-0aaaaaaaaaaaaaaaa", "rtb-0bbbbbbbbbbbbbbbb", "rtb-0cccccccccccccccc"],
+};
+
+describe("authorizer=jwt, runtimeLogsEnabled=false, limits", () => {
+  let s: Synthesized;
+  beforeAll(() => {
+    s = synth({
+      authorizer: "jwt",
+      jwtIssuer: "https://issuer.example.com/",
+      jwtAudience: "runtime-logs,occ",
+      runtimeLogsEnabled: "false",
+      limits: JSON.stringify({ burst: 20, agentInFlight: 32 }),
+      withConsole: true,
+    });
+  });
+
+  it("creates one JWT authorizer with the issuer and audiences", () => {
+    s.template.resourceCountIs("AWS::ApiGatewayV2::Authorizer", 1);
+    s.template.hasResourceProperties("AWS::ApiGatewayV2::Authorizer", {
+      AuthorizerType: "JWT",
+      IdentitySource: ["$request.header.Authorization"],
+      JwtConfiguration: { Issuer: "https://issuer.example.com/", Audience: ["runtime-logs", "occ"] },
+    });
+  });
+
+  it("puts the JWT authorizer on every route but /health", () => {
+    const authorizerId = Object.keys(s.template.findResources("AWS::ApiGatewayV2::Authorizer"))[0];
+    for (const route of ROUTES) {
+      s.template.hasResourceProperties("AWS::ApiGatewayV2::Route", {
+        RouteKey: `GET ${route.path}`,
+        AuthorizationType: route.public ? "NONE" : "JWT",
+        AuthorizerId: route.public ? Match.absent() : { Ref: authorizerId },
+      });
+    }
+  });
+
+  it("turns the feature off through the environment and applies the limits", () => {
+    for (const [, fn] of resources(s.template, "AWS::Lambda::Function")) {
+      const vars = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(vars[ENV.enabled]).toBe("false");
+      expect(vars[ENV.limitBurst]).toBe("20");
+      expect(vars[ENV.limitAgentInFlight]).toBe("32");
+      expect(vars[ENV.limitRatePerSecond]).toBeUndefined();
+    }
+  });
+
+  it("still routes everything (the functions answer 501 themselves)", () => {
+    s.template.resourceCountIs("AWS::ApiGatewayV2::Route", ROUTES.length);
+    s.template.resourceCountIs("AWS::Lambda::Function", FUNCTIONS.length);
+  });
+
+  it("passes cdk-nag", () => {
+    expect(s.error).toBeUndefined();
+    expect(unacknowledged(s.report)).toEqual([]);
+  });
+});
+
+describe("vpcId + subnetIds + routeTableIds", () => {
+  let s: Synthesized;
+  beforeAll(() => {
+    s = synth(VPC);
+  });
+
+  it("places every function in the subnets with the service security group", () => {
+    const sgId = s.stack.getLogicalId(s.stack.network!.functionSecurityGroup.node.defaultChild as never);
+    for (const [, fn] of resources(s.template, "AWS::Lambda::Function")) {
+      expect(fn.Properties.VpcConfig).toEqual({
+        SubnetIds: VPC.subnetIds.split(","),
+        SecurityGroupIds: [{ "Fn::GetAtt": [sgId, "GroupId"] }],
+      });
+    }
+  });
+
+  it("lets the functions out on HTTPS only", () => {
+    const sgId = s.stack.getLogicalId(s.stack.network!.functionSecurityGroup.node.defaultChild as never);
+    const sg = s.template.toJSON().Resources[sgId].Properties;
+    expect(sg.VpcId).toBe(VPC.vpcId);
+    expect(sg.SecurityGroupEgress).toEqual([
+      expect.objectContaining({ CidrIp: "0.0.0.0/0", IpProtocol: "tcp", FromPort: 443, ToPort: 443 }),
+    ]);
+    expect(sg.SecurityGroupIngress).toBeUndefined();
+  });
+
+  it("adds a DynamoDB gateway endpoint on the route tables and STS/Secrets Manager interface endpoints", () => {
+    s.template.hasResourceProperties("AWS::EC2::VPCEndpoint", {
+      VpcEndpointType: "Gateway",
+      VpcId: VPC.vpcId,
+      ServiceName: Match.objectLike({ "Fn::Join": ["", Match.arrayWith([".dynamodb"])] }),
+      RouteTableIds: VPC.routeTableIds,
+    });
+    for (const service of ["secretsmanager", "sts"]) {
+      s.template.hasResourceProperties("AWS::EC2::VPCEndpoint", {
+        VpcEndpointType: "Interface",
+        VpcId: VPC.vpcId,
+        ServiceName: Match.objectLike({ "Fn::Join": ["", Match.arrayWith([`.${service}`])] }),
+        SubnetIds: VPC.subnetIds.split(","),
+        PrivateDnsEnabled: true,
+      });
+    }
+    s.template.resourceCountIs("AWS::EC2::VPCEndpoint", 3);
+  });
+
+  it("lets only the function security group reach the interface endpoints", () => {
+    const fnSg = s.stack.getLogicalId(s.stack.network!.functionSecurityGroup.node.defaultChild as never);
+    const ingress = resources(s.template, "AWS::EC2::SecurityGroupIngress");
+    expect(ingress).toHaveLength(1);
+    expect(ingress[0]![1].Properties).toMatchObject({
+      IpProtocol: "tcp",
+      FromPort: 443,
+      ToPort: 443,
+      SourceSecurityGroupId: { "Fn::GetAtt": [fnSg, "GroupId"] },
+    });
+  });
+
+  it("imports the VPC without lookups (synth stays offline)", () => {
+    const missing = s.stack.node.metadata.filter((m) => m.type === "aws:cdk:missing-context");
+    expect(missing).toEqual([]);
+    expect(JSON.stringify(s.template.toJSON())).not.toContain("DUMMY");
+  });
+
+  it("passes cdk-nag", () => {
+    expect(s.error).toBeUndefined();
+    expect(unacknowledged(s.report)).toEqual([]);
+  });
+});
+
+describe("bad context fails synth with the key named", () => {
+  it.each([
+    [{ authorizer: "jwt" }, /jwtIssuer.*jwtAudience/],
+    [{ authorizer: "jwt", jwtIssuer: "https://issuer.example.com/" }, /jwtAudience/],
+    [{ authorizer: "jwt", jwtIssuer: "http://insecure.example.com/", jwtAudience: "a" }, /jwtIssuer/],
+    [{ authorizer: "cognito" }, /"authorizer"/],
+    [{ runtimeLogsEnabled: "yes" }, /runtimeLogsEnabled/],
+    [{ vpcId: VPC.vpcId }, /subnetIds/],
+    [{ subnetIds: VPC.subnetIds }, /vpcId/],
+    [{ vpcId: "vpc-1", subnetIds: VPC.subnetIds }, /vpcId/],
+    [{ limits: '{"burst": -1}' }, /limits\.burst/],
+    [{ limits: '{"bogus": 1}' }, /limits/],
+  ])("%j", (context, message) => {
+    expect(() => synth(context)).toThrow(message);
+  });
+});

@@ -1,0 +1,418 @@
+/**
+ * The default stack (IAM authorizer, feature on, no VPC), synthesized once: tables, functions,
+ * grants, routes, schedule, alarms, outputs, and cdk-nag's AWS Solutions checks.
+ */
+import { Match } from "aws-cdk-lib/assertions";
+import { beforeAll, describe, expect, it } from "vitest";
+import { TABLE_ACCESS, type TableKey } from "../../infra/access.ts";
+import { ROUTES } from "../../infra/constructs/http-api.ts";
+import { FUNCTIONS, type FunctionName } from "../../infra/functions.ts";
+import { acknowledgements } from "../../infra/nag.ts";
+import { ENV } from "../../lib/config.ts";
+import { METRIC_NAMESPACE } from "../../lib/probe/report.ts";
+import {
+  AUDIT_TABLE,
+  REGISTRY_TABLE,
+  STATE_TABLE,
+  TABLES,
+  type TableDefinition,
+} from "../../lib/state/tables.ts";
+import { resources, type Synthesized, synth, unacknowledged } from "./synth.ts";
+
+let s: Synthesized;
+const logicalIds = {} as Record<FunctionName | TableKey, string>;
+
+beforeAll(() => {
+  s = synth();
+  const id = (c: { node: { defaultChild?: unknown } }) => s.stack.getLogicalId(c.node.defaultChild as never);
+  for (const [name, fn] of Object.entries(s.stack.functions)) logicalIds[name as FunctionName] = id(fn.fn);
+  logicalIds.registry = id(s.stack.tables.registry);
+  logicalIds.state = id(s.stack.tables.state);
+  logicalIds.audit = id(s.stack.tables.audit);
+});
+
+const keySchema = (k: Pick<TableDefinition, "partitionKey" | "sortKey">) => [
+  { AttributeName: k.partitionKey.name, KeyType: "HASH" },
+  ...(k.sortKey ? [{ AttributeName: k.sortKey.name, KeyType: "RANGE" }] : []),
+];
+
+type Statement = { Action: string | string[]; Resource: unknown; Effect: string };
+const actionsOf = (st: Statement) => (Array.isArray(st.Action) ? st.Action : [st.Action]);
+
+/** The statements of a function's role policies. */
+function statementsOf(name: FunctionName): Statement[] {
+  const roleId = s.stack.getLogicalId(s.stack.functions[name].role.node.defaultChild as never);
+  return resources(s.template, "AWS::IAM::Policy")
+    .filter(([, r]) => JSON.stringify(r.Properties.Roles) === JSON.stringify([{ Ref: roleId }]))
+    .flatMap(([, r]) => (r.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+}
+
+/** Logical IDs of the tables a statement's resources name. */
+function tablesNamed(st: Statement): TableKey[] {
+  const text = JSON.stringify(st.Resource);
+  return (["registry", "state", "audit"] as const).filter((t) => text.includes(`"${logicalIds[t]}"`));
+}
+
+describe("tables (from lib/state/tables.ts)", () => {
+  it("creates exactly the three tables, on demand", () => {
+    s.template.resourceCountIs("AWS::DynamoDB::GlobalTable", TABLES.length);
+    s.template.resourceCountIs("AWS::DynamoDB::Table", 0);
+  });
+
+  it.each(TABLES.map((def) => [def.id, def] as const))(
+    "%s: keys, GSIs, TTL, PITR, protection, retention",
+    (_, def) => {
+      const id = logicalIds[def.id.toLowerCase() as TableKey];
+      const table = s.template.toJSON().Resources[id];
+      const props = table.Properties;
+      expect(props.KeySchema).toEqual(keySchema(def));
+      expect(props.BillingMode).toBe("PAY_PER_REQUEST");
+      expect(props.GlobalSecondaryIndexes ?? []).toEqual(
+        def.globalSecondaryIndexes.map((g) => ({
+          IndexName: g.indexName,
+          KeySchema: keySchema(g),
+          Projection: { ProjectionType: "ALL" },
+        })),
+      );
+      expect(props.TimeToLiveSpecification).toEqual(
+        def.timeToLiveAttribute ? { AttributeName: def.timeToLiveAttribute, Enabled: true } : undefined,
+      );
+      expect(props.Replicas).toHaveLength(1);
+      expect(props.Replicas[0].PointInTimeRecoverySpecification).toEqual({
+        PointInTimeRecoveryEnabled: def.pointInTimeRecovery,
+      });
+      expect(props.Replicas[0].DeletionProtectionEnabled).toBe(def.deletionProtection);
+      expect(table.DeletionPolicy).toBe(def.retain ? "Retain" : "Delete");
+      expect(table.UpdateReplacePolicy).toBe(def.retain ? "Retain" : "Delete");
+    },
+  );
+
+  it("matches the design: Registry PITR + sparse running GSI, State TTL expiresAt, Audit retained", () => {
+    s.template.hasResource("AWS::DynamoDB::GlobalTable", {
+      Properties: Match.objectLike({
+        KeySchema: keySchema(REGISTRY_TABLE),
+        GlobalSecondaryIndexes: [Match.objectLike({ IndexName: "running" })],
+        Replicas: [
+          Match.objectLike({ PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } }),
+        ],
+      }),
+    });
+    s.template.hasResourceProperties("AWS::DynamoDB::GlobalTable", {
+      KeySchema: keySchema(STATE_TABLE),
+      TimeToLiveSpecification: { AttributeName: "expiresAt", Enabled: true },
+    });
+    s.template.hasResource("AWS::DynamoDB::GlobalTable", {
+      DeletionPolicy: "Retain",
+      Properties: Match.objectLike({
+        TimeToLiveSpecification: { AttributeName: "purgeAt", Enabled: true },
+        GlobalSecondaryIndexes: [
+          Match.objectLike({
+            IndexName: "principal",
+            KeySchema: keySchema(AUDIT_TABLE.globalSecondaryIndexes[0]!),
+          }),
+        ],
+        Replicas: [
+          Match.objectLike({
+            DeletionProtectionEnabled: true,
+            PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+          }),
+        ],
+      }),
+    });
+  });
+});
+
+describe("secrets", () => {
+  it("generates the cursor and identity keys as {keyId, secret} JSON", () => {
+    s.template.resourceCountIs("AWS::SecretsManager::Secret", 2);
+    s.template.allResourcesProperties("AWS::SecretsManager::Secret", {
+      GenerateSecretString: Match.objectLike({
+        SecretStringTemplate: JSON.stringify({ keyId: "k1" }),
+        GenerateStringKey: "secret",
+        PasswordLength: 64,
+        ExcludePunctuation: true,
+      }),
+    });
+  });
+});
+
+describe("functions", () => {
+  it("creates exactly the four functions", () => {
+    s.template.resourceCountIs("AWS::Lambda::Function", FUNCTIONS.length);
+  });
+
+  it.each(FUNCTIONS.map((f) => [f.name, f] as const))(
+    "%s: runtime, arch, handler, timeout, memory, env, logs",
+    (name, spec) => {
+      const fn = s.template.toJSON().Resources[logicalIds[name]].Properties;
+      expect(fn.Runtime).toBe("nodejs22.x");
+      expect(fn.Architectures).toEqual(["arm64"]);
+      expect(fn.Handler).toBe("index.handler");
+      expect(fn.Timeout).toBe(name === "health-probe" ? 60 : 12);
+      expect(fn.MemorySize).toBe(spec.memoryMiB);
+      expect(fn.Environment.Variables).toEqual({
+        [ENV.enabled]: "true",
+        [ENV.registryTable]: { Ref: logicalIds.registry },
+        [ENV.stateTable]: { Ref: logicalIds.state },
+        [ENV.auditTable]: { Ref: logicalIds.audit },
+        [ENV.cursorKeySecret]: {
+          Ref: s.stack.getLogicalId(s.stack.keys.cursorKey.node.defaultChild as never),
+        },
+        [ENV.identityKeySecret]: {
+          Ref: s.stack.getLogicalId(s.stack.keys.identityKey.node.defaultChild as never),
+        },
+        [ENV.kubeconfigSecretPrefix]: "runtime-logs/clusters/",
+        NODE_OPTIONS: "--enable-source-maps",
+      });
+      // Every variable set is one the functions read (lib/config.ts).
+      const known = new Set<string>([...Object.values(ENV), "NODE_OPTIONS"]);
+      for (const key of Object.keys(fn.Environment.Variables)) expect(known).toContain(key);
+      // Its own log group, with retention.
+      const logGroupId = fn.LoggingConfig.LogGroup.Ref as string;
+      expect(s.template.toJSON().Resources[logGroupId].Properties.RetentionInDays).toBe(30);
+      expect(fn.VpcConfig).toBeUndefined();
+    },
+  );
+
+  it("gives HTTP functions 12 s and logs/download more memory than status", () => {
+    s.template.resourcePropertiesCountIs("AWS::Lambda::Function", { Timeout: 12 }, 3);
+    s.template.resourcePropertiesCountIs("AWS::Lambda::Function", { Timeout: 60 }, 1);
+    s.template.resourcePropertiesCountIs("AWS::Lambda::Function", { MemorySize: 1024 }, 2);
+  });
+
+  it("roles carry no managed policies", () => {
+    for (const [, role] of resources(s.template, "AWS::IAM::Role")) {
+      expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+    }
+  });
+});
+
+describe("IAM (least privilege)", () => {
+  it("never grants a wildcard action", () => {
+    for (const [, policy] of resources(s.template, "AWS::IAM::Policy")) {
+      for (const st of (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement) {
+        for (const action of actionsOf(st)) expect(action).not.toMatch(/\*/);
+      }
+    }
+  });
+
+  it.each(FUNCTIONS.map((f) => [f.name] as const))(
+    "%s: exactly the table actions of infra/access.ts",
+    (name) => {
+      const statements = statementsOf(name);
+      const granted: Partial<Record<TableKey, string[]>> = {};
+      for (const st of statements) {
+        const tables = tablesNamed(st);
+        if (tables.length === 0) continue;
+        expect(tables).toHaveLength(1);
+        for (const action of actionsOf(st)) expect(action).toMatch(/^dynamodb:[A-Za-z]+$/);
+        granted[tables[0]!] = [...(granted[tables[0]!] ?? []), ...actionsOf(st)];
+      }
+      const expected = TABLE_ACCESS[name];
+      expect(Object.keys(granted).sort()).toEqual(Object.keys(expected).sort());
+      for (const [table, access] of Object.entries(expected)) {
+        expect(granted[table as TableKey]?.sort()).toEqual([...access.actions].sort());
+      }
+    },
+  );
+
+  it("follows the design's access matrix", () => {
+    const read = ["dynamodb:BatchGetItem", "dynamodb:GetItem", "dynamodb:Query"];
+    const limiter = ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"];
+    const expected: Record<FunctionName, Record<TableKey, string[]>> = {
+      status: { registry: read, state: limiter, audit: ["dynamodb:PutItem", "dynamodb:Query"] },
+      logs: { registry: read, state: limiter, audit: ["dynamodb:PutItem"] },
+      download: { registry: read, state: limiter, audit: ["dynamodb:PutItem"] },
+      "health-probe": {
+        registry: read,
+        state: limiter,
+        audit: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query"],
+      },
+    };
+    for (const { name } of FUNCTIONS) {
+      const granted: Record<string, string[]> = {};
+      for (const st of statementsOf(name)) {
+        for (const t of tablesNamed(st)) granted[t] = [...(granted[t] ?? []), ...actionsOf(st)].sort();
+      }
+      expect(granted).toEqual(expected[name]);
+    }
+  });
+
+  it("writes the audit trail append-only from logs and download", () => {
+    for (const name of ["logs", "download"] as const) {
+      const audit = statementsOf(name).filter((st) => tablesNamed(st).includes("audit"));
+      expect(audit.flatMap(actionsOf)).toEqual(["dynamodb:PutItem"]);
+    }
+  });
+
+  it("lets only the probe use a GSI, and only the running index", () => {
+    for (const { name } of FUNCTIONS) {
+      const indexes = JSON.stringify(statementsOf(name)).match(/\/index\/[^"]*/g) ?? [];
+      expect(indexes).toEqual(name === "health-probe" ? ["/index/running"] : []);
+    }
+  });
+
+  it.each(FUNCTIONS.map((f) => [f.name] as const))(
+    "%s: reads the two keys and the cluster prefix only",
+    (name) => {
+      const secrets = statementsOf(name).filter((st) =>
+        actionsOf(st).some((a) => a.startsWith("secretsmanager:")),
+      );
+      expect(secrets).toHaveLength(1);
+      expect(actionsOf(secrets[0]!)).toEqual(["secretsmanager:GetSecretValue"]);
+      const text = JSON.stringify(secrets[0]!.Resource);
+      expect(text).toContain(s.stack.getLogicalId(s.stack.keys.cursorKey.node.defaultChild as never));
+      expect(text).toContain(s.stack.getLogicalId(s.stack.keys.identityKey.node.defaultChild as never));
+      expect(text).toContain(":secret:runtime-logs/clusters/*");
+      expect((text.match(/\*/g) ?? []).length).toBe(1);
+    },
+  );
+
+  it("lets each function write only its own log group", () => {
+    for (const { name } of FUNCTIONS) {
+      const logs = statementsOf(name).filter((st) => actionsOf(st).some((a) => a.startsWith("logs:")));
+      const logGroupId = s.stack.getLogicalId(s.stack.functions[name].logGroup.node.defaultChild as never);
+      expect(logs).toEqual([
+        {
+          Action: ["logs:CreateLogStream", "logs:PutLogEvents"],
+          Effect: "Allow",
+          Resource: { "Fn::GetAtt": [logGroupId, "Arn"] },
+        },
+      ]);
+    }
+  });
+});
+
+describe("HTTP API", () => {
+  const routeKey = (path: string) => `GET ${path}`;
+
+  it("routes exactly the GET routes of api.md", () => {
+    const keys = resources(s.template, "AWS::ApiGatewayV2::Route").map(([, r]) => r.Properties.RouteKey);
+    expect(keys.sort()).toEqual(
+      [
+        "GET /health",
+        "GET /namespaces/{namespaceId}/agents/{agentId}/deployments",
+        "GET /namespaces/{namespaceId}/agents/{agentId}/deployments/{deploymentId}/runtime",
+        "GET /namespaces/{namespaceId}/agents/{agentId}/deployments/{deploymentId}/runtime/logs",
+        "GET /namespaces/{namespaceId}/agents/{agentId}/deployments/{deploymentId}/runtime/logs/download",
+      ].sort(),
+    );
+  });
+
+  it.each(ROUTES.map((r) => [r.path, r] as const))("%s: integration and authorizer", (path, route) => {
+    const [, r] = resources(s.template, "AWS::ApiGatewayV2::Route").find(
+      ([, r]) => r.Properties.RouteKey === routeKey(path),
+    )!;
+    expect(r.Properties.AuthorizationType).toBe(route.public ? "NONE" : "AWS_IAM");
+    const integrationId = (r.Properties.Target as { "Fn::Join": [string, [string, { Ref: string }]] })[
+      "Fn::Join"
+    ][1][1].Ref;
+    const integration = s.template.toJSON().Resources[integrationId].Properties;
+    expect(integration.IntegrationType).toBe("AWS_PROXY");
+    expect(integration.PayloadFormatVersion).toBe("2.0");
+    expect(JSON.stringify(integration.IntegrationUri)).toContain(`"${logicalIds[route.target]}"`);
+  });
+
+  it("binds status, logs and download as documented", () => {
+    const target = Object.fromEntries(ROUTES.map((r) => [r.path, r.target]));
+    expect(target["/health"]).toBe("status");
+    expect(target["/namespaces/{namespaceId}/agents/{agentId}/deployments"]).toBe("status");
+    expect(target["/namespaces/{namespaceId}/agents/{agentId}/deployments/{deploymentId}/runtime"]).toBe(
+      "status",
+    );
+    expect(target["/namespaces/{namespaceId}/agents/{agentId}/deployments/{deploymentId}/runtime/logs"]).toBe(
+      "logs",
+    );
+    expect(
+      target["/namespaces/{namespaceId}/agents/{agentId}/deployments/{deploymentId}/runtime/logs/download"],
+    ).toBe("download");
+  });
+
+  it("logs access to a log group and throttles by default", () => {
+    s.template.hasResourceProperties("AWS::ApiGatewayV2::Stage", {
+      StageName: "$default",
+      AutoDeploy: true,
+      AccessLogSettings: {
+        DestinationArn: { "Fn::GetAtt": [Match.anyValue(), "Arn"] },
+        Format: Match.stringLikeRegexp("requestId"),
+      },
+      DefaultRouteSettings: { ThrottlingBurstLimit: 100, ThrottlingRateLimit: 50 },
+    });
+  });
+
+  it("outputs the API URL and table names", () => {
+    s.template.hasOutput("ApiUrl", { Value: Match.anyValue() });
+    s.template.hasOutput("RegistryTableName", { Value: { Ref: logicalIds.registry } });
+    s.template.hasOutput("StateTableName", { Value: { Ref: logicalIds.state } });
+    s.template.hasOutput("AuditTableName", { Value: { Ref: logicalIds.audit } });
+  });
+});
+
+describe("probe schedule", () => {
+  it("invokes the health probe every 5 minutes with a role that may invoke only it", () => {
+    s.template.hasResourceProperties("AWS::Scheduler::Schedule", {
+      ScheduleExpression: "rate(5 minutes)",
+      State: "ENABLED",
+      Target: Match.objectLike({ Arn: { "Fn::GetAtt": [logicalIds["health-probe"], "Arn"] } }),
+    });
+    const roleId = s.stack.getLogicalId(s.stack.probeScheduleRole.node.defaultChild as never);
+    const policies = resources(s.template, "AWS::IAM::Policy").filter(
+      ([, p]) => JSON.stringify(p.Properties.Roles) === JSON.stringify([{ Ref: roleId }]),
+    );
+    const statements = policies.flatMap(
+      ([, p]) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement,
+    );
+    expect(statements.flatMap(actionsOf)).toEqual(["lambda:InvokeFunction"]);
+    for (const other of ["status", "logs", "download"] as const) {
+      expect(JSON.stringify(statements)).not.toContain(logicalIds[other]);
+    }
+  });
+});
+
+describe("alarms", () => {
+  it.each(FUNCTIONS.map((f) => [f.name] as const))("%s: errors and throttles", (name) => {
+    for (const metric of ["Errors", "Throttles"]) {
+      s.template.hasResourceProperties("AWS::CloudWatch::Alarm", {
+        Namespace: "AWS/Lambda",
+        MetricName: metric,
+        Dimensions: [{ Name: "FunctionName", Value: { Ref: logicalIds[name] } }],
+        Threshold: 1,
+      });
+    }
+  });
+
+  it("API 5xx and probe failures", () => {
+    s.template.hasResourceProperties("AWS::CloudWatch::Alarm", {
+      Namespace: "AWS/ApiGateway",
+      MetricName: "5xx",
+    });
+    // As lib/probe/report.ts emits it: namespace RuntimeLogs, dimension Function=health-probe, a
+    // count every run (0 when healthy), so a missing value means the probe did not run.
+    s.template.hasResourceProperties("AWS::CloudWatch::Alarm", {
+      Namespace: METRIC_NAMESPACE,
+      MetricName: "ProbeFailures",
+      Dimensions: [{ Name: "Function", Value: "health-probe" }],
+      Statistic: "Sum",
+      Threshold: 1,
+      TreatMissingData: "breaching",
+    });
+    s.template.resourceCountIs("AWS::CloudWatch::Alarm", FUNCTIONS.length * 2 + 2);
+  });
+});
+
+describe("cdk-nag (AWS Solutions)", () => {
+  it("passes with every finding acknowledged", () => {
+    expect(s.error).toBeUndefined();
+    expect(s.report.pluginReports.map((p) => p.pluginName)).toContain("AwsSolutions");
+    expect(unacknowledged(s.report)).toEqual([]);
+  });
+
+  it("gives every acknowledgement a real reason", () => {
+    const acks = acknowledgements(s.stack);
+    expect(acks.length).toBeGreaterThan(0);
+    for (const ack of acks) {
+      expect(ack.id).toMatch(/^AwsSolutions::AwsSolutions-[A-Z]+\d+/);
+      expect(ack.reason.length).toBeGreaterThan(60);
+    }
+  });
+});

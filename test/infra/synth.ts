@@ -1,0 +1,73 @@
+/**
+ * Synthesizes the real app (infra/build.ts) with a given context, bundling skipped, into a temporary
+ * directory; returns the template and cdk-nag's validation report. One synth per configuration,
+ * shared by the tests of a file.
+ */
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { Template } from "aws-cdk-lib/assertions";
+import { buildApp } from "../../infra/build.ts";
+import type { RuntimeLogsStack } from "../../infra/runtime-logs-stack.ts";
+
+export interface Violation {
+  ruleName: string;
+  severity: string;
+  violatingConstructs: { constructPath: string }[];
+}
+
+export interface ValidationReport {
+  pluginReports: { pluginName: string; conclusion: string; violations: Violation[] }[];
+}
+
+export interface Synthesized {
+  template: Template;
+  stack: RuntimeLogsStack;
+  report: ValidationReport;
+  /** The error synth threw (a failed validation), if any. */
+  error: unknown;
+}
+
+export function synth(context: Record<string, unknown> = {}): Synthesized {
+  const outdir = mkdtempSync(path.join(tmpdir(), "runtime-logs-synth-"));
+  const { app, stack } = buildApp({
+    outdir,
+    // CloudFormation's own schema validation is slow to load; `npm run synth` runs it, cdk-nag runs here.
+    builtinCloudFormationValidation: false,
+    context: {
+      "aws:cdk:bundling-stacks": [],
+      "aws:cdk:disable-stack-trace": true,
+      ...context,
+    },
+  });
+  let error: unknown;
+  try {
+    app.synth();
+  } catch (e) {
+    error = e;
+  }
+  const reportFile = path.join(outdir, "validation-report.json");
+  const report: ValidationReport = existsSync(reportFile)
+    ? JSON.parse(readFileSync(reportFile, "utf8"))
+    : { pluginReports: [] };
+  return { template: Template.fromStack(stack), stack, report, error };
+}
+
+/** Every violation (error or warning) left unacknowledged, as `rule at path` lines. */
+export function unacknowledged(report: ValidationReport): string[] {
+  return report.pluginReports.flatMap((plugin) =>
+    plugin.violations.flatMap((v) =>
+      v.violatingConstructs.map(
+        (c) => `${plugin.pluginName} ${v.severity} ${v.ruleName} at ${c.constructPath}`,
+      ),
+    ),
+  );
+}
+
+/** Resources of one type as [logicalId, resource] pairs. */
+export function resources(
+  template: Template,
+  type: string,
+): [string, { Properties: Record<string, unknown> }][] {
+  return Object.entries(template.findResources(type)) as [string, { Properties: Record<string, unknown> }][];
+}

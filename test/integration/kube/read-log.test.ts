@@ -1,0 +1,210 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { isServiceError, type ServiceError } from "../../../lib/api/errors.ts";
+import type { RolePlacement } from "../../../lib/domain.ts";
+import type { ReadLogOptions } from "../../../lib/kube/driver.ts";
+import { isPodGone } from "../../../lib/kube/errors.ts";
+import type { CallStats } from "../../../lib/kube/types.ts";
+import { deployment, type Harness, harness, pod, scenario, uid } from "./fixtures.ts";
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const GW: RolePlacement = { clusterId: "c1", namespace: "tenant-a", plane: "control" };
+const D = deployment({ gateway: GW });
+const lines = (n: number, from = 100) =>
+  Array.from({ length: n }, (_, i) => [`now-${from - i}s`, `INFO line ${i}`] as [string, string]);
+
+function world(containers: Record<string, unknown>[], extraPods: Record<string, unknown>[] = []) {
+  return scenario(
+    [
+      {
+        id: "c1",
+        namespaces: [{ name: "tenant-a", pods: [pod("gw-0", 1, "gateway", { containers }), ...extraPods] }],
+      },
+    ],
+    { gateway: GW },
+  );
+}
+
+const read = (over: Partial<ReadLogOptions> = {}): Omit<ReadLogOptions, "signal" | "deadline"> => ({
+  role: "gateway",
+  pod: "gw-0",
+  podUid: uid(1),
+  container: "gateway",
+  previous: false,
+  ...over,
+});
+
+async function failure(p: Promise<unknown>): Promise<ServiceError> {
+  try {
+    await p;
+  } catch (e) {
+    if (isServiceError(e)) return e;
+    throw e;
+  }
+  throw new Error("expected a ServiceError");
+}
+
+describe("readLog", () => {
+  it("reads the current log with timestamps, tailLines and sinceTime, and re-reads the Pod", async () => {
+    h = await harness(
+      world([{ name: "gateway", restartCount: 1, logs: { current: lines(50), previous: [] } }]),
+    );
+    const stats: CallStats = { clusterCalls: 0 };
+    const chunk = await h.driver.readLog(D, { ...read({ tailLines: 3 }), ...h.call({ stats }) });
+    expect(chunk.text.split("\n")).toEqual([
+      "2026-11-29T11:59:07.000000000Z INFO line 47",
+      "2026-11-29T11:59:08.000000000Z INFO line 48",
+      "2026-11-29T11:59:09.000000000Z INFO line 49",
+      "",
+    ]);
+    expect(chunk).toMatchObject({
+      truncated: false,
+      limitBytes: 1048576,
+      podUid: uid(1),
+      restartCount: 1,
+      previous: false,
+    });
+    expect(chunk.observedAfter).toEqual({ podUid: uid(1), restartCount: 1 });
+    expect(stats.clusterCalls).toBe(3); // list, log, re-read
+    const since = await h.driver.readLog(D, { ...read({ sinceTime: "2026-11-29T11:59:08Z" }), ...h.call() });
+    expect(since.text.trim().split("\n")).toHaveLength(2);
+  });
+
+  it("reads previous logs after a restart; no previous instance is an empty page", async () => {
+    h = await harness(world([{ name: "gateway", logs: { current: lines(2), previous: [] } }]));
+    const none = await h.driver.readLog(D, { ...read({ previous: true }), ...h.call() });
+    expect(none.text).toBe("");
+    expect(none.truncated).toBe(false);
+    h.sim.restart({
+      cluster: "c1",
+      namespace: "tenant-a",
+      pod: "gw-0",
+      container: "gateway",
+      exitCode: 137,
+      reason: "OOMKilled",
+    });
+    const prev = await h.driver.readLog(D, { ...read({ previous: true }), ...h.call() });
+    expect(prev.text).toContain("INFO line 1");
+    expect(prev.restartCount).toBe(1);
+    expect(prev.previous).toBe(true);
+  });
+
+  it("a never-started container is an empty page, not an error", async () => {
+    h = await harness(world([{ name: "gateway", state: { waiting: { reason: "ContainerCreating" } } }]));
+    const chunk = await h.driver.readLog(D, { ...read(), ...h.call() });
+    expect(chunk.text).toBe("");
+  });
+
+  it("a crash-looping container still serves its logs", async () => {
+    h = await harness(
+      world([
+        {
+          name: "gateway",
+          state: { waiting: { reason: "CrashLoopBackOff" } },
+          restartCount: 4,
+          lastState: { terminated: { exitCode: 1, reason: "Error" } },
+          logs: { current: [], previous: lines(3) },
+        },
+      ]),
+    );
+    const prev = await h.driver.readLog(D, { ...read({ previous: true }), ...h.call() });
+    expect(prev.text.trim().split("\n")).toHaveLength(3);
+    expect(prev.restartCount).toBe(4);
+  });
+
+  it("cuts at limitBytes and says so", async () => {
+    h = await harness(world([{ name: "gateway", logs: { current: lines(40), previous: [] } }]));
+    const chunk = await h.driver.readLog(D, { ...read({ limitBytes: 100 }), ...h.call() });
+    expect(Buffer.byteLength(chunk.text)).toBe(100);
+    expect(chunk.truncated).toBe(true);
+    expect(chunk.limitBytes).toBe(100);
+    const whole = await h.driver.readLog(D, { ...read({ limitBytes: 1_048_576 }), ...h.call() });
+    expect(whole.truncated).toBe(false);
+  });
+
+  it("reports a Pod replaced during the read in observedAfter, and a gone Pod as PodGoneError", async () => {
+    h = await harness(world([{ name: "gateway", logs: { current: lines(3), previous: [] } }]));
+    const sim = h.sim;
+    // The third cluster call is the re-read: replace the Pod right before it is sent.
+    let calls = 0;
+    const stats: CallStats = {
+      get clusterCalls() {
+        return calls;
+      },
+      set clusterCalls(v: number) {
+        calls = v;
+        if (v === 3)
+          sim.restart({
+            cluster: "c1",
+            namespace: "tenant-a",
+            pod: "gw-0",
+            container: "gateway",
+            exitCode: 1,
+            reason: "Error",
+          });
+      },
+    };
+    const restarted = await h.driver.readLog(D, { ...read(), ...h.call({ stats }) });
+    expect(restarted.restartCount).toBe(0);
+    expect(restarted.observedAfter).toEqual({ podUid: uid(1), restartCount: 1 });
+
+    calls = 0;
+    const replacing: CallStats = {
+      get clusterCalls() {
+        return calls;
+      },
+      set clusterCalls(v: number) {
+        calls = v;
+        if (v === 3)
+          sim.replacePod({
+            cluster: "c1",
+            namespace: "tenant-a",
+            pod: "gw-0",
+            newName: "gw-1",
+            newUid: uid(9),
+          });
+      },
+    };
+    const replaced = await h.driver.readLog(D, { ...read(), ...h.call({ stats: replacing }) });
+    expect(replaced.observedAfter).toBeNull();
+
+    const gone = await failure(h.driver.readLog(D, { ...read(), ...h.call() }));
+    expect(isPodGone(gone)).toBe(true);
+    expect(gone.code).toBe("RUNTIME_LOGS_UNAVAILABLE");
+  });
+
+  it("requires the Pod's UID and a declared container", async () => {
+    h = await harness(world([{ name: "gateway" }]));
+    expect(isPodGone(await failure(h.driver.readLog(D, { ...read({ podUid: uid(7) }), ...h.call() })))).toBe(
+      true,
+    );
+    expect((await failure(h.driver.readLog(D, { ...read({ container: "other" }), ...h.call() }))).code).toBe(
+      "RUNTIME_LOGS_POD_INVALID",
+    );
+    expect((await failure(h.driver.readLog(D, { ...read({ pod: "../x" }), ...h.call() }))).code).toBe(
+      "RUNTIME_LOGS_POD_INVALID",
+    );
+  });
+
+  it("maps a 403 on pods/log to RUNTIME_LOGS_CLUSTER_RBAC", async () => {
+    h = await harness(
+      scenario(
+        [
+          {
+            id: "c1",
+            rbac: { deny: [{ namespace: "tenant-a", resource: "pods/log" }] },
+            namespaces: [{ name: "tenant-a", pods: [pod("gw-0", 1, "gateway")] }],
+          },
+        ],
+        { gateway: GW },
+      ),
+    );
+    expect((await failure(h.driver.readLog(D, { ...read(), ...h.call() }))).code).toBe(
+      "RUNTIME_LOGS_CLUSTER_RBAC",
+    );
+  });
+});

@@ -1,0 +1,260 @@
+import { PutCommand } from "@aws-sdk/lib-dynamodb";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ServiceError } from "../../../lib/api/errors.ts";
+import { type LimitState, planPrincipal } from "../../../lib/limiter/gcra.ts";
+import { DynamoLimiter, type Lease } from "../../../lib/limiter/limiter.ts";
+import { agentLimitKey, DynamoLimiterStore, principalLimitKey } from "../../../lib/limiter/store.ts";
+import { createDynamo } from "../../../lib/state/dynamo.ts";
+import { closedEndpoint, type LocalDynamo, startDynalite } from "../../support/dynalite.ts";
+import {
+  admittedInARow,
+  container,
+  DEFAULTS,
+  outcome,
+  poll,
+  readItem,
+  request,
+  T0,
+  target,
+} from "./limiter-support.ts";
+
+let db: LocalDynamo;
+beforeAll(async () => {
+  db = await startDynalite();
+});
+afterAll(async () => {
+  await db.close();
+});
+
+describe("rate (GCRA) on dynalite with a manual clock", () => {
+  it("admits exactly 10 sequential reads, then 429 with Retry-After 1", async () => {
+    const limiter = container(db);
+    const t = target();
+    for (let i = 0; i < 10; i++) expect(await poll(limiter, request(t, T0))).toBe(true);
+    const denied = await poll(limiter, request(t, T0));
+    expect(denied).toBeInstanceOf(ServiceError);
+    expect((denied as ServiceError).code).toBe("RUNTIME_LOGS_RATE_LIMITED");
+    expect((denied as ServiceError).status).toBe(429);
+    expect((denied as ServiceError).retryAfterSeconds).toBe(1);
+  });
+
+  it("computes Retry-After as the wait until the request fits, and denials spend nothing", async () => {
+    const limiter = container(db);
+    const t = target();
+    expect(await admittedInARow(limiter, request(t, T0))).toBe(10);
+    // A download (cost 5) on an empty bucket waits cost/rate = 2.5 s → 3.
+    const download = (await poll(limiter, request(t, T0, 5))) as ServiceError;
+    expect(download.code).toBe("RUNTIME_LOGS_RATE_LIMITED");
+    expect(download.retryAfterSeconds).toBe(3);
+    // Hammering while empty changes nothing: half a second later exactly one read fits.
+    for (let i = 0; i < 20; i++)
+      expect(await poll(limiter, request(t, T0 + 100))).toBeInstanceOf(ServiceError);
+    expect(await admittedInARow(limiter, request(t, T0 + 500))).toBe(1);
+    // Retry-After is honest: waiting that long admits the download.
+    expect(await poll(limiter, request(t, T0 + 500 + 3_000, 5))).toBe(true);
+  });
+
+  it("refills at the configured rate and never above the burst", async () => {
+    const limiter = container(db);
+    const t = target();
+    expect(await admittedInARow(limiter, request(t, T0))).toBe(10);
+    expect(await admittedInARow(limiter, request(t, T0 + 2_500))).toBe(5);
+    // A leap forward (an hour) refills to the burst and no further.
+    expect(await admittedInARow(limiter, request(t, T0 + 3_600_000))).toBe(10);
+  });
+
+  it("mints no tokens when the clock steps back, and leaping forward refills only to the burst", async () => {
+    const limiter = container(db);
+    const t = target();
+    expect(await admittedInARow(limiter, request(t, T0))).toBe(10);
+    const back = (await poll(limiter, request(t, T0 - 3_600_000))) as ServiceError;
+    expect(back.code).toBe("RUNTIME_LOGS_RATE_LIMITED");
+    // tat did not move back: the wait counts from the stored tat, not the stepped-back clock.
+    expect(back.retryAfterSeconds).toBeGreaterThan(3_600);
+    const item = await readItem(db, principalLimitKey(t.principalId, t.namespaceId, t.agentId));
+    expect(item?.tat).toBe(T0 + 5_000);
+    expect(await admittedInARow(limiter, request(t, T0 + 499))).toBe(0);
+    expect(await admittedInARow(limiter, request(t, T0 + 500))).toBe(1);
+  });
+
+  it("admits no more than burst + rate × elapsed under any clock schedule (another container's clock included)", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ step: fc.integer({ min: -5_000, max: 3_000 }), other: fc.boolean() }), {
+          minLength: 5,
+          maxLength: 40,
+        }),
+        async (steps) => {
+          const a = container(db, DEFAULTS, 3);
+          const b = container(db, DEFAULTS, 4);
+          const t = target();
+          let now = T0;
+          let latest = T0;
+          let admitted = 0;
+          for (const { step, other } of steps) {
+            now += step;
+            latest = Math.max(latest, now);
+            if ((await poll(other ? b : a, request(t, now))) === true) admitted++;
+          }
+          expect(admitted).toBeLessThanOrEqual(10 + Math.floor(((latest - T0) * 2) / 1000));
+        },
+      ),
+      { numRuns: 8, seed: 7 },
+    );
+  });
+
+  it("the pure step never moves tat back and never admits past the burst", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: -10_000, max: 10_000 }), { maxLength: 60 }),
+        fc.integer({ min: 1, max: 5 }),
+        (steps, cost) => {
+          let state: LimitState | null = null;
+          let now = T0;
+          for (const step of steps) {
+            now += step;
+            const plan = planPrincipal(state, { now, cost, leaseId: "l", leaseExpiresAt: now + 1 }, DEFAULTS);
+            if (plan.kind === "write") {
+              expect(plan.next.tat ?? 0).toBeGreaterThanOrEqual(state?.tat ?? 0);
+              expect((plan.next.tat ?? 0) - now).toBeLessThanOrEqual(5_000 + 1e-6);
+              state = { ...plan.next, holders: {} };
+            } else if (plan.kind === "rate_limited") {
+              expect(plan.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+              const fitsAt = now + plan.retryAfterSeconds * 1000;
+              const later = planPrincipal(
+                state,
+                { now: fitsAt, cost, leaseId: "l", leaseExpiresAt: fitsAt + 1 },
+                DEFAULTS,
+              );
+              expect(later.kind).toBe("write");
+            }
+          }
+        },
+      ),
+    );
+  });
+});
+
+describe("leases", () => {
+  it("allows 4 in-flight reads per principal on an Agent; the 5th is 503 BUSY and spends no token", async () => {
+    const limiter = container(db);
+    const t = target();
+    const held: Lease[] = [];
+    for (let i = 0; i < 4; i++) held.push((await limiter.acquire(request(t, T0))).lease);
+    const fifth = (await outcome(limiter.acquire(request(t, T0)))) as ServiceError;
+    expect(fifth.code).toBe("RUNTIME_LOGS_BUSY");
+    expect(fifth.retryAfterSeconds).toBe(1);
+    await limiter.release(held.pop() as Lease);
+    expect(await outcome(limiter.acquire(request(t, T0)))).not.toBeInstanceOf(ServiceError);
+    const item = await readItem(db, principalLimitKey(t.principalId, t.namespaceId, t.agentId));
+    expect(item?.tat).toBe(T0 + 5 * 500);
+  });
+
+  it("allows 16 in-flight reads per Agent from everyone; the 17th is BUSY and its principal keeps its token", async () => {
+    const limiter = container(db);
+    const agent = target();
+    for (let i = 0; i < 16; i++) await limiter.acquire(request({ ...agent, principalId: `holder${i}` }, T0));
+    const late = { ...agent, principalId: "late" };
+    const denied = (await outcome(limiter.acquire(request(late, T0)))) as ServiceError;
+    expect(denied.code).toBe("RUNTIME_LOGS_BUSY");
+    const pa = await readItem(db, principalLimitKey("late", agent.namespaceId, agent.agentId));
+    expect(pa?.tat).toBe(0);
+    expect(pa?.holders).toEqual({});
+  });
+
+  it("never lets an expired holder block: a crashed container's leases lapse at their deadline", async () => {
+    const crashed = container(db);
+    const other = container(db, DEFAULTS, 9);
+    const t = target();
+    for (let i = 0; i < 4; i++) await crashed.acquire({ ...request(t, T0), leaseExpiresAt: T0 + 10_000 });
+    expect(((await outcome(other.acquire(request(t, T0 + 9_999)))) as ServiceError).code).toBe(
+      "RUNTIME_LOGS_BUSY",
+    );
+    const later = await outcome(other.acquire(request(t, T0 + 10_000)));
+    expect(later).not.toBeInstanceOf(ServiceError);
+    const item = await readItem(db, principalLimitKey(t.principalId, t.namespaceId, t.agentId));
+    // Expired holders were dropped by the write, not merely ignored.
+    expect(Object.keys(item?.holders ?? {})).toEqual([(later as { lease: Lease }).lease.leaseId]);
+  });
+
+  it("re-reads before refusing a slot: releases made by another container count at once", async () => {
+    const a = container(db);
+    const b = container(db, DEFAULTS, 5);
+    const t = target();
+    const held: Lease[] = [];
+    for (let i = 0; i < 4; i++) held.push((await a.acquire(request(t, T0))).lease);
+    for (const lease of held) await b.release(lease);
+    expect(await outcome(a.acquire(request(t, T0)))).not.toBeInstanceOf(ServiceError);
+  });
+});
+
+describe("failures", () => {
+  it("fails closed: DynamoDB unreachable is 503 BUSY with Retry-After 1", async () => {
+    const down = createDynamo({
+      endpoint: await closedEndpoint(),
+      region: "us-east-1",
+      credentials: { accessKeyId: "x", secretAccessKey: "x" },
+      maxAttempts: 1,
+    });
+    const limiter = new DynamoLimiter({
+      store: new DynamoLimiterStore({ doc: down.doc, tableName: "state" }),
+      config: DEFAULTS,
+    });
+    const err = (await outcome(limiter.acquire(request(target(), T0)))) as ServiceError;
+    expect(err).toBeInstanceOf(ServiceError);
+    expect(err.code).toBe("RUNTIME_LOGS_BUSY");
+    expect(err.retryAfterSeconds).toBe(1);
+    expect(err.message).not.toMatch(/ECONNREFUSED|127\.0\.0\.1/);
+    await expect(
+      limiter.release({ leaseId: "x", principalKey: "a", agentKey: "b", expiresAt: T0 }),
+    ).resolves.toBe(undefined);
+    down.client.destroy();
+  });
+
+  it("a failing Agent item is BUSY and gives the principal's token and holder back", async () => {
+    const limiter = container(db);
+    const t = target();
+    await db.doc.send(
+      new PutCommand({
+        TableName: db.tableNames.state,
+        Item: { pk: agentLimitKey(t.namespaceId, t.agentId), version: "not-a-number", holders: {} },
+      }),
+    );
+    const err = (await outcome(limiter.acquire(request(t, T0)))) as ServiceError;
+    expect(err.code).toBe("RUNTIME_LOGS_BUSY");
+    const pa = await readItem(db, principalLimitKey(t.principalId, t.namespaceId, t.agentId));
+    expect(pa?.tat).toBe(0);
+    expect(pa?.holders).toEqual({});
+  });
+});
+
+describe("DynamoDB calls per admitted read", () => {
+  it("cold: 2 reads + 2 conditional writes + 2 releases; warm: 2 conditional writes + 2 updates", async () => {
+    const limiter = container(db);
+    const t = target();
+    db.calls.reset();
+    expect(await poll(limiter, request(t, T0))).toBe(true);
+    const cold = db.calls.snapshot();
+    expect(cold).toEqual({ GetItemCommand: 2, PutItemCommand: 2, UpdateItemCommand: 2 });
+    db.calls.reset();
+    expect(await poll(limiter, request(t, T0 + 1_000))).toBe(true);
+    const warm = db.calls.snapshot();
+    expect(warm).toEqual({ PutItemCommand: 2, UpdateItemCommand: 2 });
+    // A warm denial from the cached bucket costs nothing.
+    await admittedInARow(limiter, request(t, T0 + 1_000));
+    db.calls.reset();
+    expect(await poll(limiter, request(t, T0 + 1_000))).toBeInstanceOf(ServiceError);
+    expect(db.calls.total).toBe(0);
+    // Another container wrote in between: one failed condition, one re-read, one write.
+    const other = container(db, DEFAULTS, 11);
+    expect(await poll(other, request(t, T0 + 60_000))).toBe(true);
+    db.calls.reset();
+    expect(await poll(limiter, request(t, T0 + 61_000))).toBe(true);
+    const contended = db.calls.snapshot();
+    expect(contended).toEqual({ PutItemCommand: 4, GetItemCommand: 2, UpdateItemCommand: 2 });
+    console.info(
+      `calls per admitted read: cold=${JSON.stringify(cold)} warm=${JSON.stringify(warm)} after-other-container=${JSON.stringify(contended)}`,
+    );
+  });
+});
