@@ -115,6 +115,8 @@ export class ApiClient {
     };
     try {
       const body = JSON.parse(decodeUtf8Lenient(bytes, { jsonString: true })) as unknown;
+      // API Gateway's own answers (authorizer, throttling, integration failures) are `{"message": …}`.
+      if (isObject(body) && typeof body.message === "string") info.message = body.message.slice(0, 200);
       if (isObject(body) && isObject(body.error)) {
         const err = body.error;
         if (typeof err.code === "string") info.code = err.code;
@@ -145,7 +147,7 @@ function safeRaw(f: () => string | undefined): string | undefined {
 }
 
 function headerRequestId(res: Response): string | undefined {
-  return res.headers.get("x-request-id") ?? undefined;
+  return res.headers.get("x-request-id") ?? res.headers.get("apigw-requestid") ?? undefined;
 }
 
 function metaRequestId(body: unknown): string | undefined {

@@ -33,9 +33,11 @@ export interface LogsOptions {
 
 /** The poll interval of `--follow` (surfaces.md: every 2 s). */
 export const DEFAULT_POLL_MS = 2000;
+/** The least wait before retrying a 429 (with Retry-After) or a 504; not shortened by the test hook. */
+export const RETRY_FLOOR_MS = 2000;
 
 export function pollIntervalMs(env: Ctx["deps"]["env"]): number {
-  // Test hook (undocumented): OCC_POLL_INTERVAL_MS shortens polls and the minimum retry wait.
+  // Test hook (undocumented): OCC_POLL_INTERVAL_MS changes the interval between polls.
   const v = env.OCC_POLL_INTERVAL_MS;
   if (v !== undefined && /^[0-9]{1,6}$/.test(v)) return Number(v);
   return DEFAULT_POLL_MS;
@@ -96,8 +98,7 @@ export async function logsCommand(ctx: Ctx, agent: string, o: LogsOptions): Prom
 }
 
 /**
- * Polls until interrupted. 429 waits for Retry-After (at least the poll interval), 504 retries after
- * the interval, a rejected cursor starts one new view (twice in a row ends the command); anything
+ * Polls until interrupted. 429 waits for Retry-After (at least 2 s), 504 retries after 2 s, a rejected cursor starts one new view (twice in a row ends the command); anything
  * else ends it with the error.
  */
 async function follow(ctx: Ctx, segments: string[], o: LogsOptions): Promise<ExitCode> {
@@ -121,14 +122,14 @@ async function follow(ctx: Ctx, segments: string[], o: LogsOptions): Promise<Exi
       } catch (e) {
         if (!(e instanceof ApiError)) throw e;
         if (e.status === 429) {
-          const wait = Math.max(interval, (e.info.retryAfterSeconds ?? 0) * 1000);
+          const wait = Math.max(RETRY_FLOOR_MS, (e.info.retryAfterSeconds ?? 0) * 1000);
           ctx.notice(`rate limited; retrying in ${Math.ceil(wait / 1000)}s`);
           await sleep(wait);
           continue;
         }
         if (e.status === 504) {
-          ctx.notice(`the server timed out; retrying in ${Math.ceil(interval / 1000)}s`);
-          await sleep(interval);
+          ctx.notice(`the server timed out; retrying in ${RETRY_FLOOR_MS / 1000}s`);
+          await sleep(RETRY_FLOOR_MS);
           continue;
         }
         if (e.code === "RUNTIME_LOGS_CURSOR_INVALID" && usedCursor && rejected === 0) {

@@ -62,7 +62,12 @@ export class ServiceAlarms extends Construct {
     // a probe that stopped reporting (10-minute window: one late run does not alarm).
     this.add(
       "probe-failures",
-      new Metric({ ...PROBE_METRIC, dimensionsMap: { ...PROBE_METRIC.dimensionsMap }, period: Duration.minutes(10), statistic: "Sum" }),
+      new Metric({
+        ...PROBE_METRIC,
+        dimensionsMap: { ...PROBE_METRIC.dimensionsMap },
+        period: Duration.minutes(10),
+        statistic: "Sum",
+      }),
       "health probe: a check failed or the probe stopped reporting",
       TreatMissingData.BREACHING,
     );

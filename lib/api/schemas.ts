@@ -80,7 +80,7 @@ export interface LogQuery {
   download: boolean;
 }
 
-function issuesToDetails(error: z.ZodError, prefix: string): ErrorDetail[] {
+function issuesToDetails(error: z.ZodError, prefix: string, input: Record<string, unknown>): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   for (const issue of error.issues) {
     if (issue.code === "unrecognized_keys") {
@@ -88,7 +88,8 @@ function issuesToDetails(error: z.ZodError, prefix: string): ErrorDetail[] {
         details.push({ path: `${prefix}.${safeName(key)}`, code: "unknown_parameter" });
     } else {
       const field = issue.path.length > 0 ? `${prefix}.${issue.path.map(String).join(".")}` : prefix;
-      details.push({ path: field, code: issue.input === undefined ? "required" : "invalid_value" });
+      const given = issue.path.length > 0 && input[String(issue.path[0])] !== undefined;
+      details.push({ path: field, code: given ? "invalid_value" : "required" });
     }
   }
   return details.slice(0, MAX_DETAILS);
@@ -108,7 +109,7 @@ export function parsePath<T>(
   params: Record<string, string | undefined> | undefined,
 ): T {
   const parsed = schema.safeParse(params ?? {});
-  if (!parsed.success) throw invalidRequest(issuesToDetails(parsed.error, "path"));
+  if (!parsed.success) throw invalidRequest(issuesToDetails(parsed.error, "path", params ?? {}));
   return parsed.data;
 }
 
@@ -129,7 +130,7 @@ export function parseLogQuery(
   now: number,
 ): LogQuery {
   const parsed = (route === "logs" ? logQuerySchema : downloadQuerySchema).safeParse(query ?? {});
-  if (!parsed.success) throw invalidRequest(issuesToDetails(parsed.error, "query"));
+  if (!parsed.success) throw invalidRequest(issuesToDetails(parsed.error, "query", query ?? {}));
   const q = parsed.data;
   const conflicts: ErrorDetail[] = [];
   if (q.sinceTime !== undefined && q.sinceSeconds !== undefined)

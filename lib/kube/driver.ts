@@ -13,6 +13,7 @@ import {
   hintsFor,
   type KeyedEvent,
   labelSelector,
+  labelsFor,
   mergeEvents,
   type PodSelector,
   SANDBOX_RETENTION,
@@ -46,6 +47,7 @@ import {
   type RawPod,
   rawAccessReview,
   rawEventList,
+  rawPod,
   rawPodList,
   rawVersion,
 } from "./validate.ts";
@@ -400,8 +402,14 @@ export class ClientNodeKubeDriver implements KubeDriver {
       throw e;
     }
     try {
-      const [pod] = validatePods([body], selector);
-      if (!pod || pod.metadata.name !== name || pod.metadata.deletionTimestamp) return null;
+      const pod = parseOrThrow(rawPod, body, "pod");
+      if (pod.metadata.namespace !== namespace || pod.metadata.name !== name) {
+        throw new InvalidClusterData("pod read returned another object");
+      }
+      // Same name, other deployment or role (a StatefulSet's next revision): our Pod is gone.
+      const expected = labelsFor(selector);
+      if (Object.entries(expected).some(([k, v]) => pod.metadata.labels?.[k] !== v)) return null;
+      if (pod.metadata.deletionTimestamp) return null;
       const status = declaredContainers(pod).find((c) => c.name === container)?.status;
       return { podUid: pod.metadata.uid, restartCount: status?.restartCount ?? 0 };
     } catch (e) {

@@ -92,7 +92,7 @@ export class DynamoLimiter implements Limiter {
   constructor(options: LimiterOptions) {
     this.#store = options.store;
     this.#config = options.config;
-    this.#maxAttempts = options.maxAttempts ?? 6;
+    this.#maxAttempts = options.maxAttempts ?? 5;
     this.#random = options.random ?? Math.random;
     this.#sleep = options.sleep ?? defaultSleep;
     this.#newLeaseId = options.newLeaseId ?? randomUUID;
@@ -116,11 +116,15 @@ export class DynamoLimiter implements Limiter {
       leaseExpiresAt: request.leaseExpiresAt,
     };
     const first = await this.#guard(() =>
-      this.#take(lease.principalKey, (s) => planPrincipal(s, input, this.#config), request.now),
+      this.#serial(lease.principalKey, () =>
+        this.#take(lease.principalKey, (s) => planPrincipal(s, input, this.#config), request.now),
+      ),
     );
     try {
       await this.#guard(() =>
-        this.#take(lease.agentKey, (s) => planAgent(s, input, this.#config), request.now),
+        this.#serial(lease.agentKey, () =>
+          this.#take(lease.agentKey, (s) => planAgent(s, input, this.#config), request.now),
+        ),
       );
     } catch (e) {
       await this.#giveBack(lease, first);

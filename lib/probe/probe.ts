@@ -227,6 +227,8 @@ export function pendingObservation(
 }
 
 interface DeploymentResult {
+  /** Reads skipped because the budget ran out (the run is then partial). */
+  skippedReads: number;
   transitions: number;
   written: number;
   existing: number;
@@ -255,9 +257,14 @@ async function probeDeployment(
   const since = prev
     ? new Date(Date.parse(prev.observedAt) - IN_PROCESS_OVERLAP_MS).toISOString()
     : undefined;
+  let skippedReads = 0;
   for (const pod of observation.pods) {
     for (const c of pod.containers) {
-      if (c.init || budget.left() <= 0) continue;
+      if (c.init) continue;
+      if (budget.left() <= 0) {
+        skippedReads++;
+        continue;
+      }
       try {
         const chunk = await deps.driver.readLog(d, {
           role: pod.role,
@@ -305,6 +312,7 @@ async function probeDeployment(
     compactObservation(pendingObservation(observation, prev, outcome.deferred)),
   );
   return {
+    skippedReads,
     transitions: items.length,
     written: outcome.written,
     existing: outcome.existing,
@@ -348,6 +356,7 @@ async function checkRestarts(
       check.recorded += r.written;
       check.existing += r.existing;
       check.deferred += r.deferred;
+      if (r.skippedReads > 0) check.partial = true;
     } catch (e) {
       const failure: DeploymentFailure = {
         namespaceId: d.namespaceId,
@@ -356,10 +365,15 @@ async function checkRestarts(
         errorCode: codeOf(e),
       };
       check.failures.push(failure);
+      // The error's class only: its message may carry cluster text.
+      deps.log.warn("deployment probe failed", {
+        ...failure,
+        error: e instanceof Error ? e.name : typeof e,
+      });
     }
   });
   check.failures.sort((a, b) => a.deploymentId.localeCompare(b.deploymentId));
-  check.partial = check.skipped > 0;
+  check.partial ||= check.skipped > 0;
   check.status =
     deployments.length > 0 && check.failures.length === deployments.length
       ? "failed"

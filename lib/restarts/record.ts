@@ -7,7 +7,7 @@ import { ulid } from "../audit/ulid.ts";
 import type { DeploymentRecord, LogChunk } from "../domain.ts";
 import type { KubeDriver } from "../kube/driver.ts";
 import { type AttributionDeps, attribute, transitionTime } from "./attribute.ts";
-import { instanceKey } from "./detect.ts";
+import { detectInProcess, instanceKey } from "./detect.ts";
 import { type RestartLine, readRestartLines } from "./parse.ts";
 import type { RestartStore } from "./store.ts";
 import type { DetectedBy, ObservedPod, Transition } from "./types.ts";
@@ -147,24 +147,14 @@ async function linesFor(
  * Attributes and writes one transition. `chain` is given for in-process transitions (their lines
  * were already read); container-level ones read their own lines here.
  */
-async function recordOne(
+type Outcome = "written" | "exists" | "deferred" | "cached";
+
+async function put(
   ctx: RecordContext,
   t: Transition,
-  chain: RestartLine[] | null,
-  listed: ReadonlySet<string>,
-): Promise<"written" | "exists" | "deferred" | "cached"> {
-  const cacheKey = RestartCache.keyOf(t);
-  if (ctx.cache?.has(cacheKey)) return "cached";
-  let previousLines: RestartLine[] = [];
-  let currentLines: RestartLine[] = [];
-  if (chain) {
-    currentLines = chain;
-  } else {
-    const [prev, head] = await linesFor(ctx, t, listed);
-    if (!prev || "failed" in prev || !head || "failed" in head) return "deferred";
-    previousLines = prev.lines;
-    currentLines = head.lines;
-  }
+  previousLines: RestartLine[],
+  currentLines: RestartLine[],
+) {
   const nowMs = ctx.now();
   const record = attribute(
     {
@@ -180,14 +170,54 @@ async function recordOne(
     },
     ctx.attribution,
   );
+  return ctx.store.put(record, transitionTime(record, t));
+}
+
+/**
+ * Attributes and writes one transition. `chain` is given for in-process transitions (their lines
+ * were already read); container-level ones read their own lines here. In-process restarts found in
+ * the previous instance's tail (read anyway) are recorded too, at no extra read.
+ */
+async function recordOne(
+  ctx: RecordContext,
+  t: Transition,
+  chain: RestartLine[] | null,
+  listed: ReadonlySet<string>,
+): Promise<{ outcome: Outcome; extra: { written: number; existing: number } }> {
+  const extra = { written: 0, existing: 0 };
+  const cacheKey = RestartCache.keyOf(t);
+  if (ctx.cache?.has(cacheKey)) return { outcome: "cached", extra };
+  let previousLines: RestartLine[] = [];
+  let currentLines: RestartLine[] = [];
+  if (chain) {
+    currentLines = chain;
+  } else {
+    const [prev, head] = await linesFor(ctx, t, listed);
+    if (!prev || "failed" in prev || !head || "failed" in head) return { outcome: "deferred", extra };
+    previousLines = prev.lines;
+    currentLines = head.lines;
+  }
   try {
-    const outcome = await ctx.store.put(record, transitionTime(record, t));
+    const outcome = await put(ctx, t, previousLines, currentLines);
+    if (t.scope === "container-restart") {
+      const before = {
+        name: t.container,
+        init: false,
+        restartCount: t.previous.restartCount,
+        startedAt: t.previous.startedAt,
+        lastTermination: null,
+      };
+      for (const found of detectInProcess(t.nextPod, before, previousLines)) {
+        if ((await put(ctx, found.transition, [], found.chain)) === "written") extra.written++;
+        else extra.existing++;
+      }
+    }
     ctx.cache?.add(cacheKey);
-    return outcome === "written" ? "written" : "exists";
+    return { outcome: outcome === "written" ? "written" : "exists", extra };
   } catch (e) {
     // Best-effort: a failed write is logged and swallowed; a later observation tries again.
     ctx.log.warn("restart record write failed", { code: errorCode(e), scope: t.scope });
-    return "deferred";
+    return { outcome: "deferred", extra };
   }
 }
 
@@ -207,7 +237,9 @@ export async function recordTransitions(
     while (next < items.length) {
       const item = items[next++];
       if (!item) continue;
-      const r = await recordOne(ctx, item.transition, item.chain, listedPodUids);
+      const { outcome: r, extra } = await recordOne(ctx, item.transition, item.chain, listedPodUids);
+      out.written += extra.written;
+      out.existing += extra.existing;
       if (r === "written") out.written++;
       else if (r === "exists" || r === "cached") out.existing++;
       else out.deferred.push(item.transition);

@@ -299,7 +299,8 @@ export function classifyLine(raw: string, ctx: ClassifyContext, run: JsonRunStat
   }
 
   const pem = pemShape(text);
-  if (text.length > MAX_TEXT_BYTES / 3 && utf8Length(text) > MAX_TEXT_BYTES) return withheld("oversized", pem);
+  if (text.length > MAX_TEXT_BYTES / 3 && utf8Length(text) > MAX_TEXT_BYTES)
+    return withheld("oversized", pem);
   const level = plainLevel(text);
   const message = truncateUtf8(cleanString(text, ctx), MAX_MESSAGE_BYTES);
   const content: LineContent = { type: "line", kind: "text", level, message: message.text };
@@ -308,23 +309,32 @@ export function classifyLine(raw: string, ctx: ClassifyContext, run: JsonRunStat
 }
 
 function classifyStructured(t: string, ctx: ClassifyContext, run: JsonRunState): Classified {
-  const depth = bracketDepth(t, 0);
-  if (depth.max > MAX_JSON_DEPTH) {
-    run.depth = 0;
-    return withheld("malformed");
-  }
   let value: unknown;
   try {
     value = JSON.parse(t);
   } catch {
     // An unfinished object starts a pretty-printed run; the lines that continue it go with it.
-    run.depth = depth.net > 0 ? depth.net : 0;
+    const depth = bracketDepth(t, 0);
+    run.depth = depth.net > 0 && depth.max <= 64 ? depth.net : 0;
     return withheld("malformed");
   }
+  if (tooDeep(value, 1)) return withheld("malformed");
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return withheld("unrecognised_structured");
   }
   return recognise(value as Record<string, unknown>, ctx);
+}
+
+/** Nesting deeper than MAX_JSON_DEPTH; stops descending as soon as the limit is passed. */
+function tooDeep(v: unknown, depth: number): boolean {
+  if (typeof v !== "object" || v === null) return false;
+  if (depth > MAX_JSON_DEPTH) return true;
+  if (Array.isArray(v)) {
+    for (const x of v) if (tooDeep(x, depth + 1)) return true;
+    return false;
+  }
+  for (const k in v) if (tooDeep((v as Record<string, unknown>)[k], depth + 1)) return true;
+  return false;
 }
 
 type Obj = Record<string, unknown>;
@@ -387,7 +397,11 @@ function build(
   let fields: Record<string, FieldValue> | undefined;
   for (const name of FIELD_ALLOWLIST) {
     if (name === "subsystem") continue;
-    const v = Object.hasOwn(o, name) ? o[name] : nested !== undefined && Object.hasOwn(nested, name) ? nested[name] : undefined;
+    const v = Object.hasOwn(o, name)
+      ? o[name]
+      : nested !== undefined && Object.hasOwn(nested, name)
+        ? nested[name]
+        : undefined;
     let out: FieldValue | undefined;
     if (typeof v === "string") {
       const cut = truncateUtf8(cleanString(stripControls(v), ctx), MAX_FIELD_BYTES);

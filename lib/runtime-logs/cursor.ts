@@ -25,9 +25,12 @@ const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const POD = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
 const UID = /^[A-Za-z0-9-]{1,64}$/;
 
-export type VerifiedCursor = { status: "valid"; state: CursorState } | { status: "expired"; state: CursorState };
+export type VerifiedCursor =
+  | { status: "valid"; state: CursorState }
+  | { status: "expired"; state: CursorState };
 
-const invalid = (why: string): ServiceError => new ServiceError("RUNTIME_LOGS_CURSOR_INVALID", { internal: why });
+const invalid = (why: string): ServiceError =>
+  new ServiceError("RUNTIME_LOGS_CURSOR_INVALID", { internal: why });
 
 function checkKey(key: SecretKey): void {
   if (!KEY_ID.test(key.id) || key.secret.length < MIN_KEY_BYTES) {
@@ -36,7 +39,9 @@ function checkKey(key: SecretKey): void {
 }
 
 function mac(key: SecretKey, payload: string): string {
-  return createHmac("sha256", key.secret).update(MAC_DOMAIN + payload, "utf8").digest("base64url");
+  return createHmac("sha256", key.secret)
+    .update(MAC_DOMAIN + payload, "utf8")
+    .digest("base64url");
 }
 
 /** Keyed hash of the cursor binding (principal, namespace, Agent, deployment, source). */
@@ -119,7 +124,11 @@ function validate(o: Record<string, unknown>, keyId: string): CursorState {
   if (!isCount(tl, 1000) || tl < 1) throw invalid("cursor tailLines");
   if (t !== null && (typeof t !== "string" || parseUtcTime(t) === null)) throw invalid("cursor lastTime");
   if (!isCount(n, 1_048_576)) throw invalid("cursor count");
-  if (!Array.isArray(h) || h.length > MAX_FRONTIER_HASHES || h.some((x) => typeof x !== "string" || !HASH.test(x))) {
+  if (
+    !Array.isArray(h) ||
+    h.length > MAX_FRONTIER_HASHES ||
+    h.some((x) => typeof x !== "string" || !HASH.test(x))
+  ) {
     throw invalid("cursor hashes");
   }
   // Inconsistent pairs.

@@ -180,7 +180,8 @@ function argvRule(s: string, lower: string): string {
         // `-p value`: mysql would prompt and take a database name, but a secret may sit there.
         const v = skipBlanks(s, j);
         const end = wordEnd(s, v);
-        if (end > v && s.charCodeAt(v) !== 45 && !/^\d+$/.test(s.slice(v, end))) MYSQL_P.lastIndex = add(v, end);
+        if (end > v && s.charCodeAt(v) !== 45 && !/^\d+$/.test(s.slice(v, end)))
+          MYSQL_P.lastIndex = add(v, end);
       } else if (j < s.length && !isSpace(c) && !isPlaceholder(c)) {
         MYSQL_P.lastIndex = add(j, wordEnd(s, j));
       }
@@ -656,8 +657,10 @@ function randomRuns(s: string, inClass: (c: number) => boolean, padding: boolean
   }
 }
 
+const LONG_RUN = /[A-Za-z0-9+/_-]{40}/;
+
 function longTokenRule(s: string): string {
-  if (s.length < 40) return s;
+  if (s.length < 40 || !LONG_RUN.test(s)) return s;
   const a: number[] = [];
   const b: number[] = [];
   randomRuns(s, isB64, true, a);
@@ -695,13 +698,20 @@ export function redactProtected(s: string): string {
 function redactChain(s: string): string {
   const lower = s.toLowerCase();
   if (s.includes("-----BEGIN ")) s = pemRule(s);
-  if (s.includes("--") || s.includes("-u") || s.includes("-p") || s.includes("-a") || lower.includes("vault")) {
+  if (
+    s.includes("--") ||
+    s.includes("-u") ||
+    s.includes("-p") ||
+    s.includes("-a") ||
+    lower.includes("vault")
+  ) {
     s = argvRule(s, lower);
   }
   if (lower.includes("authorization") || lower.includes("cookie") || lower.includes("x-api-key")) {
     s = headerRule(s);
   }
-  if (lower.includes("bearer") || lower.includes("basic") || lower.includes("login")) s = authSchemes(s, lower);
+  if (lower.includes("bearer") || lower.includes("basic") || lower.includes("login"))
+    s = authSchemes(s, lower);
   if (s.includes("eyJ")) s = jwtRule(s);
   if (s.includes("://")) s = userinfoRule(s);
   PREFIXES.lastIndex = 0;
@@ -773,7 +783,9 @@ export function redactEventText(text: string, hints: EventTextHints = {}): strin
     }
   }
   // Longest names first, so a name inside another is not left as a fragment.
-  const ordered = [...names.entries()].filter(([n]) => n.length > 0).sort((a, b) => b[0].length - a[0].length);
+  const ordered = [...names.entries()]
+    .filter(([n]) => n.length > 0)
+    .sort((a, b) => b[0].length - a[0].length);
   for (const [name, kind] of ordered) s = replaceAll(s, name, M[kind]);
   return expandMarkers(redactChain(s));
 }

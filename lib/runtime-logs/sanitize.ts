@@ -83,12 +83,7 @@ function skipEscape(s: string, i: number): number {
 
 /** UTF-8 length of a string (lone surrogates count as 3, as Buffer encodes them). */
 export function utf8Length(s: string): number {
-  const n = s.length;
-  // Fast path: plain ASCII.
-  for (let i = 0; i < n; i++) {
-    if (s.charCodeAt(i) >= 0x80) return Buffer.byteLength(s, "utf8");
-  }
-  return n;
+  return Buffer.byteLength(s, "utf8");
 }
 
 /** Cut `s` to at most `max` UTF-8 bytes at a character boundary. */

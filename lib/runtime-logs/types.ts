@@ -5,7 +5,12 @@ import type { Level, SourceId } from "../domain.ts";
 
 export type RecordLevel = Level | "unknown";
 export type LineKind = "text" | "structured" | "wrapper" | "sandbox";
-export type GapReason = "stream_replaced" | "window_exceeded" | "cursor_expired" | "truncated" | "buffer_lost";
+export type GapReason =
+  | "stream_replaced"
+  | "window_exceeded"
+  | "cursor_expired"
+  | "truncated"
+  | "buffer_lost";
 export type WithheldReason = "unrecognised_structured" | "oversized" | "malformed";
 export type FieldValue = string | number | boolean;
 

@@ -17,6 +17,7 @@ import {
   type CursorBinding,
   type CursorState,
   cursorTargets,
+  DOWNLOAD_BUDGET_BYTES,
   downloadFileName,
   planLogRead,
   renderDownload,
@@ -85,8 +86,10 @@ async function serveLogs(
     });
     const pods = description.sources.find((s) => s.id === query.source)?.pods ?? [];
     const cursor = verified?.status === "valid" ? verified.state : null;
-    const target = choosePod(pods, query, cursor);
-    const previous = query.previous ?? (cursor && target?.name === cursor.pod ? cursor.previous : false);
+    // An expired cursor still says which Pod and instance the user was following.
+    const hint = verified?.state ?? null;
+    const target = choosePod(pods, query, hint);
+    const previous = query.previous ?? (hint && target?.name === hint.pod ? hint.previous : false);
     const page = {
       binding,
       deploymentId: deployment.deploymentId,
@@ -111,21 +114,23 @@ async function serveLogs(
         },
       });
       return download
-        ? attachment(built.page, { agentId: agent.agentId, deployment, query, pod: "-", previous })
+        ? attachment(built.page, { agentId: agent.agentId, deployment, query, pod: null, previous })
         : successResult({ ...built.page, cursor: null }, scope.requestId);
     }
 
-    // A view continues only on the same Pod name and `previous`; anything else starts a new one.
+    // A view continues only on the same Pod name and `previous`; anything else starts a new one. When
+    // the cursor's Pod is gone, the new view still carries the old cursor so the page opens with a
+    // `stream_replaced` gap instead of switching Pods silently.
+    const podGone = cursor !== null && query.pod === undefined && !pods.some((p) => p.name === cursor.pod);
     const continuing =
       !download &&
       cursor !== null &&
       cursorTargets(cursor).pod === target.name &&
       cursor.previous === previous;
+    const carried = !download && (continuing || (podGone && cursor?.previous === previous)) ? cursor : null;
     const tailLines = download
       ? DOWNLOAD_TAIL_LINES
-      : continuing && cursor
-        ? cursor.tailLines
-        : (query.tailLines ?? DEFAULT_TAIL_LINES);
+      : (carried?.tailLines ?? query.tailLines ?? DEFAULT_TAIL_LINES);
 
     if (!continuing) {
       const audit = {
@@ -146,16 +151,15 @@ async function serveLogs(
       else await deps.audit.recordView(audit);
     }
 
-    const resume = continuing ? cursor : null;
     const plan = planLogRead({
-      cursor: resume,
+      cursor: carried,
       pod: target.name,
       podUid: target.uid,
       restartCount: target.restartCount,
       previous,
       tailLines,
-      ...(!resume && query.sinceSeconds !== undefined ? { sinceSeconds: query.sinceSeconds } : {}),
-      ...(!resume && query.sinceTime !== undefined ? { sinceTime: query.sinceTime } : {}),
+      ...(!carried && query.sinceSeconds !== undefined ? { sinceSeconds: query.sinceSeconds } : {}),
+      ...(!carried && query.sinceTime !== undefined ? { sinceTime: query.sinceTime } : {}),
       now: scope.now(),
     });
     const chunk = await deps.driver.readLog(deployment, {
@@ -175,9 +179,10 @@ async function serveLogs(
     const built = buildLogPage({
       ...page,
       chunk,
-      cursor: resume,
+      cursor: carried,
       expired: !download && verified?.status === "expired",
       view: { binding, tailLines, source: query.source, ...level(query) },
+      ...(download ? { maxBytes: DOWNLOAD_BUDGET_BYTES } : {}),
     });
     if (download)
       return attachment(built.page, {
@@ -192,7 +197,13 @@ async function serveLogs(
 
   function attachment(
     built: Parameters<typeof renderDownload>[1],
-    meta: { agentId: string; deployment: DeploymentRecord; query: LogQuery; pod: string; previous: boolean },
+    meta: {
+      agentId: string;
+      deployment: DeploymentRecord;
+      query: LogQuery;
+      pod: string | null;
+      previous: boolean;
+    },
   ): HttpResult {
     const fileName = downloadFileName({
       agentId: meta.agentId,
@@ -201,11 +212,7 @@ async function serveLogs(
       pod: meta.pod,
       previous: meta.previous,
     });
-    return attachmentResult(
-      renderDownload({ agentId: meta.agentId, deploymentId: meta.deployment.deploymentId }, built),
-      fileName,
-      scope.requestId,
-    );
+    return attachmentResult(renderDownload({ agentId: meta.agentId }, built), fileName, scope.requestId);
   }
 }
 

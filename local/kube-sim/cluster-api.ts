@@ -427,8 +427,8 @@ function selfSubjectAccessReview(cluster: SimCluster, body: Buffer): ApiResponse
     const ns = typeof attrs.namespace === "string" && attrs.namespace !== "" ? attrs.namespace : null;
     if (group === "" && resource !== "") allowed = !denied(cluster, ns, `${resource}${sub}`);
   }
+  // Like RBAC: a denial carries no reason (there are no deny rules in real RBAC to cite).
   const statusBody: Record<string, unknown> = { allowed };
-  if (!allowed) statusBody.reason = "denied by the simulator's RBAC rules";
   return json(201, {
     kind: "SelfSubjectAccessReview",
     apiVersion: "authorization.k8s.io/v1",

@@ -194,10 +194,24 @@ const name = (max: number) =>
 const id = z.string().regex(ID_PATTERN, `must match ${ID_PATTERN.source}`);
 const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
-/** Everything in the document that depends on the resolved `now`. */
-function buildSchema(nowNs: bigint) {
+/**
+ * The instant `now` names while a parse runs. Parsing is synchronous, so building the (costly) zod
+ * schema once and reading the reference from here is safe.
+ */
+let reference = 0n;
+function withReference<T>(nowNs: bigint, parse: () => T): T {
+  const saved = reference;
+  reference = nowNs;
+  try {
+    return parse();
+  } finally {
+    reference = saved;
+  }
+}
+
+function buildSchema() {
   const time = z.string().transform((s, ctx): KubeTime => {
-    const ns = resolveScenarioTime(s, nowNs);
+    const ns = resolveScenarioTime(s, reference);
     if (ns === null) {
       ctx.addIssue({ code: "custom", message: TIME_HINT });
       return z.NEVER;
@@ -233,7 +247,7 @@ function buildSchema(nowNs: bigint) {
         reason: t.reason ?? null,
         message: t.message ?? null,
         startedAt,
-        finishedAt: t.finishedAt ?? formatKubeletTime(nowNs),
+        finishedAt: t.finishedAt ?? formatKubeletTime(reference),
       },
     };
   };
@@ -283,7 +297,7 @@ function buildSchema(nowNs: bigint) {
       containers: z.array(container).min(1),
     })
     .transform((p): ScenarioPod => {
-      const createdAt = p.createdAt ?? formatKubeletTime(nowNs);
+      const createdAt = p.createdAt ?? formatKubeletTime(reference);
       const containers = p.containers.map((c): ScenarioContainer => {
         const st = c.state ? finishState(c.state, createdAt) : { running: { startedAt: createdAt } };
         return {
@@ -344,7 +358,7 @@ function buildSchema(nowNs: bigint) {
       series: z.strictObject({ count: count, lastObservedTime: time }).optional(),
       source: z.strictObject({ component: z.string().min(1), host: z.string().min(1).optional() }).optional(),
     })
-    .transform((e) => finishEvent(e, nowNs));
+    .transform((e) => finishEvent(e, reference));
 
   const namespace = z.strictObject({
     name: z.string().regex(DNS_LABEL, "must be a DNS label"),
@@ -521,9 +535,8 @@ export function eventName(objectName: string, seed: string): string {
 
 /** Parses one event in scenario form (admin API), times relative to `nowNs`. */
 export function parseScenarioEvent(raw: unknown, nowNs: bigint, path: string[] = ["event"]): ScenarioEvent {
-  const eventSchema =
-    buildSchema(nowNs).shape.clusters.element.shape.namespaces.element.shape.events.unwrap().element;
-  const result = eventSchema.safeParse(raw);
+  const eventSchema = SCHEMA.shape.clusters.element.shape.namespaces.element.shape.events.unwrap().element;
+  const result = withReference(nowNs, () => eventSchema.safeParse(raw));
   if (!result.success) throw new ScenarioError(zodIssues(result.error, path));
   return result.data;
 }
@@ -578,7 +591,7 @@ export function parseScenario(raw: unknown, loadTime: Date): Scenario {
     if (resolved === null) throw new ScenarioError([{ path: "now", message: TIME_HINT }]);
     nowNs = resolved;
   }
-  const result = buildSchema(nowNs).safeParse(raw);
+  const result = withReference(nowNs, () => SCHEMA.safeParse(raw));
   if (!result.success) throw new ScenarioError(zodIssues(result.error));
   const doc = result.data;
   const issues: ScenarioIssue[] = [];
@@ -626,7 +639,8 @@ export function isParsedScenario(value: unknown): value is Scenario {
   );
 }
 
-type ParsedDoc = z.output<ReturnType<typeof buildSchema>>;
+const SCHEMA = buildSchema();
+type ParsedDoc = z.output<typeof SCHEMA>;
 
 function finishCluster(
   c: ParsedDoc["clusters"][number],

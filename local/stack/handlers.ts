@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Context } from "aws-lambda";
+import { applyEnvironment } from "./environment.ts";
 import { createLambdaContext, DEFAULT_TIMEOUT_MS, FUNCTION_TIMEOUT_MS } from "./lambda-context.ts";
 
 export const FUNCTION_NAMES = ["status", "logs", "download", "health-probe"] as const;
@@ -30,7 +31,14 @@ export interface HandlerLoader {
 
 let instances = 0;
 
-export function createHandlerLoader(functionsDir: string): HandlerLoader {
+/**
+ * `environment`, when given, is set on the process right before each cold start, so a handler
+ * reads its own stack's configuration even when several stacks share one process (tests).
+ */
+export function createHandlerLoader(
+  functionsDir: string,
+  environment?: Record<string, string>,
+): HandlerLoader {
   const instance = ++instances;
   const cache = new Map<FunctionName, Promise<LambdaHandler>>();
   const file = (fn: FunctionName) => join(functionsDir, `${fn}.ts`);
@@ -40,6 +48,7 @@ export function createHandlerLoader(functionsDir: string): HandlerLoader {
       let loading = cache.get(fn);
       if (!loading) {
         const url = `${pathToFileURL(file(fn)).href}?stack=${instance}`;
+        if (environment) applyEnvironment(environment);
         loading = import(/* @vite-ignore */ url).then((mod: { handler?: unknown }) => {
           if (typeof mod.handler !== "function") throw new Error(`functions/${fn}.ts exports no handler`);
           return mod.handler as LambdaHandler;

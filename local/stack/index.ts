@@ -60,6 +60,11 @@ export interface LocalStack {
   workDir: string;
   /** The functions' environment, as set on this process. */
   environment: Record<string, string>;
+  /**
+   * Replaces the simulator's scenario and reloads the registry and kubeconfigs from it (the
+   * simulator's own `POST /__sim/scenario` changes only the clusters). Limits stay as started.
+   */
+  reloadScenario(raw: unknown, loadTime?: Date): Promise<void>;
   /** The text `npm start` prints. */
   banner: string;
   close(): Promise<void>;
@@ -138,14 +143,21 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     closers.push(() => client.destroy());
     await ensureTables(client, LOCAL_TABLE_NAMES);
 
-    const kubeconfigs: Record<string, string> = await sim.writeKubeconfigs(join(workDir, "kubeconfigs"));
+    // Kubeconfigs and registry follow the simulator's scenario (at start, and on reloadScenario).
+    let kubeconfigs: Record<string, string> = {};
+    let principals: string[] = [];
+    const syncRegistry = async () => {
+      kubeconfigs = await sim.writeKubeconfigs(join(workDir, "kubeconfigs"));
+      await loadRegistry(
+        { doc, tableName: LOCAL_TABLE_NAMES.registry, replace: true },
+        sim.scenario.registry,
+        Object.entries(kubeconfigs).map(([id, path]) => localCluster(id, path)),
+      );
+      principals = grantedPrincipals(sim.scenario.registry);
+    };
+    await syncRegistry();
     const keys = ensureKeys(join(workDir, "keys"), { keep: dataDir !== null });
     const scenario = sim.scenario;
-    await loadRegistry(
-      { doc, tableName: LOCAL_TABLE_NAMES.registry, replace: true },
-      scenario.registry,
-      Object.entries(kubeconfigs).map(([id, path]) => localCluster(id, path)),
-    );
 
     const environment = buildLambdaEnvironment({
       dynamodbEndpoint: dynamo.endpoint,
@@ -156,10 +168,9 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     applyEnvironment(environment);
 
     let ready = false;
-    const handlers = createHandlerLoader(join(REPO_ROOT, "functions"));
+    const handlers = createHandlerLoader(join(REPO_ROOT, "functions"), environment);
     const consoleAssets = createConsoleAssets(join(REPO_ROOT, "console"));
     closers.push(() => consoleAssets.close());
-    const principals = grantedPrincipals(scenario.registry);
     const server = createApiServer({
       handlers,
       consoleAssets,
@@ -218,11 +229,19 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       simUrl,
       sim,
       dynamodbEndpoint: dynamo.endpoint,
-      kubeconfigs,
+      get kubeconfigs() {
+        return kubeconfigs;
+      },
       stackFile,
       workDir,
       environment,
       banner,
+      async reloadScenario(next, loadTime) {
+        sim.loadScenario(next, loadTime);
+        await syncRegistry();
+        info.kubeconfigs = kubeconfigs;
+        writeStackFile(stackFile, info);
+      },
       close() {
         closing ??= closeAll();
         return closing;

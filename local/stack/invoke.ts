@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { LOCAL_TABLE_NAMES } from "./dynamo.ts";
-import { applyEnvironment, buildLambdaEnvironment } from "./environment.ts";
+import { buildLambdaEnvironment } from "./environment.ts";
 import { createHandlerLoader, type FunctionName, invokeHandler } from "./handlers.ts";
 import { DEFAULT_LOCAL_DIR, lambdaEnvFileFor, REPO_ROOT, startLocalStack } from "./index.ts";
 import { keyFilesIn } from "./keys.ts";
@@ -53,8 +53,8 @@ export async function invokeAgainstLocalStack(req: InvokeRequest): Promise<Invok
     ? null
     : await startLocalStack({ quiet: true, port: 0, ...(req.scenario ? { scenario: req.scenario } : {}) });
   try {
-    if (running) applyEnvironment(runningEnvironment(stackFile, running));
-    const handler = await createHandlerLoader(join(REPO_ROOT, "functions")).load(req.fn);
+    const environment = running ? runningEnvironment(stackFile, running) : temporary?.environment;
+    const handler = await createHandlerLoader(join(REPO_ROOT, "functions"), environment).load(req.fn);
     const result = await invokeHandler(handler, req.fn, req.event);
     return {
       result,

@@ -3,6 +3,7 @@
  * routed, a `{param}` matches exactly one non-empty raw segment, and the segment is URL-decoded
  * into `pathParameters`. Pure: no I/O.
  */
+import { ROUTES as SERVICE_ROUTES } from "../../lib/service/routes.ts";
 
 /** The Lambda functions behind the HTTP API. */
 export type HttpFunctionName = "status" | "logs" | "download";
@@ -13,15 +14,13 @@ export interface RouteDefinition {
   fn: HttpFunctionName;
 }
 
-const DEPLOYMENTS = "/namespaces/{namespaceId}/agents/{agentId}/deployments";
-const RUNTIME = `${DEPLOYMENTS}/{deploymentId}/runtime`;
-
+/** Each route key (lib/service/routes.ts, shared with the CDK stack) and the function behind it. */
 export const ROUTES: readonly RouteDefinition[] = [
-  { routeKey: "GET /health", fn: "status" },
-  { routeKey: `GET ${DEPLOYMENTS}`, fn: "status" },
-  { routeKey: `GET ${RUNTIME}`, fn: "status" },
-  { routeKey: `GET ${RUNTIME}/logs`, fn: "logs" },
-  { routeKey: `GET ${RUNTIME}/logs/download`, fn: "download" },
+  { routeKey: SERVICE_ROUTES.health, fn: "status" },
+  { routeKey: SERVICE_ROUTES.deployments, fn: "status" },
+  { routeKey: SERVICE_ROUTES.runtime, fn: "status" },
+  { routeKey: SERVICE_ROUTES.logs, fn: "logs" },
+  { routeKey: SERVICE_ROUTES.download, fn: "download" },
 ];
 
 export interface RouteMatch {

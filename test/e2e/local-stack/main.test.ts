@@ -71,7 +71,8 @@ it("starts, serves /health, and stops cleanly on SIGTERM", async () => {
   expect(banner).toContain(
     `npx occ --endpoint ${info.apiUrl} --namespace lab --token local:alice agent logs helper`,
   );
-  expect(readyMs).toBeLessThan(10_000);
+  // The target is 5 s on an idle machine; the bound here leaves room for a busy CI runner.
+  expect(readyMs).toBeLessThan(20_000);
 
   const health = await fetch(`${info.apiUrl}/health`);
   expect(health.status).toBe(200);
@@ -82,4 +83,4 @@ it("starts, serves /health, and stops cleanly on SIGTERM", async () => {
   expect(existsSync(stackFile)).toBe(false);
   expect(isAlive(info.pid)).toBe(false);
   await expect(fetch(`${info.apiUrl}/health`)).rejects.toThrow();
-});
+}, 90_000);

@@ -127,6 +127,25 @@ describe("the local stack", () => {
     expect(res.headers.get("content-type")).toContain("text/html");
   });
 
+  it("reloads the registry and principals with a new scenario", async () => {
+    const next = structuredClone(SMALL_SCENARIO);
+    next.registry.grants = [{ principalId: "carol", namespaceId: "lab", actions: ["read"] }];
+    await stack.reloadScenario(next);
+    expect(await (await fetch(`${stack.apiUrl}/__local/principals`)).json()).toEqual({
+      principals: ["carol"],
+    });
+    const { client, doc } = createDynamo(localDynamoOptions(stack.dynamodbEndpoint));
+    try {
+      const get = (pk: string, sk: string) =>
+        doc.send(new GetCommand({ TableName: LOCAL_TABLE_NAMES.registry, Key: { pk, sk } }));
+      expect((await get("PRINCIPAL#carol", "NS#lab#AGENT#*")).Item).toBeDefined();
+      expect((await get("PRINCIPAL#alice", "NS#lab#AGENT#*")).Item).toBeUndefined();
+    } finally {
+      client.destroy();
+    }
+    expect(JSON.parse(readFileSync(stack.stackFile, "utf8")).kubeconfigs).toEqual(stack.kubeconfigs);
+  });
+
   it("removes stack.json on close and keeps keys and tables across a restart with the same data dir", async () => {
     const keyBefore = readFileSync(stack.environment[ENV.cursorKeyFile]!, "utf8");
     const { apiUrl, stackFile } = stack;

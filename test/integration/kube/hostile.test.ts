@@ -372,6 +372,12 @@ describe("hostile log answers", () => {
     expect(e.message).not.toContain(CANARY);
   });
 
+  it("a re-read finding the name taken by another deployment's Pod reports the Pod gone", async () => {
+    routes.pod = (_u, res) =>
+      json(res, 200, goodPod({ metadata: { uid: uid(5), labels: labels("gateway", "d4") } }));
+    expect((await read()).observedAfter).toBeNull();
+  });
+
   it("a re-read that returns a different Pod is refused", async () => {
     routes.pod = (_u, res) => json(res, 200, goodPod({ metadata: { namespace: "other" } }));
     expect((await failure(read())).code).toBe("RUNTIME_LOGS_UNAVAILABLE");

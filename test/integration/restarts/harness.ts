@@ -18,7 +18,7 @@ import { DynamoObservationStore, DynamoRestartStore } from "../../../lib/restart
 import type { IdentityKey } from "../../../lib/runtime-logs/types.ts";
 import { type KubeSim, startKubeSim } from "../../../local/kube-sim/index.ts";
 import { loadRegistry, localCluster } from "../../../local/registry-loader.ts";
-import { startDynalite, type LocalDynamo } from "../../support/dynalite.ts";
+import { type LocalDynamo, startDynalite } from "../../support/dynalite.ts";
 
 export const NOW = "2026-11-29T12:00:00.000Z";
 export const GW_UID = "6f1c0000-0000-4000-a000-000000000001";
@@ -32,11 +32,36 @@ export interface ScenarioOptions {
   rbacDeny?: { namespace: string; resource: string }[];
   annotations?: Record<string, string>;
   currentLines?: [string, string][];
+  /** Scenario `now` (default NOW). */
+  now?: string;
+  /** Replaces the namespace's Pods (default: gw-0). */
+  pods?: unknown[];
+  events?: unknown[];
+}
+
+export const GATEWAY_LABELS = {
+  "openclaw.dev/agent": "support",
+  "openclaw.dev/revision": "d3",
+  "openclaw.dev/workload-role": "gateway",
+};
+
+/** A running gateway Pod for `pods`. */
+export function gatewayPod(name: string, uid: string, annotations: Record<string, string> = {}, extra = {}) {
+  return {
+    name,
+    uid,
+    createdAt: "now-1m",
+    nodeName: "node-1",
+    annotations,
+    labels: GATEWAY_LABELS,
+    containers: [{ name: "gateway", state: { running: { startedAt: "now-1m" } } }],
+    ...extra,
+  };
 }
 
 export function scenario(options: ScenarioOptions = {}) {
   return {
-    now: NOW,
+    now: options.now ?? NOW,
     clock: "manual",
     clusters: [
       {
@@ -46,25 +71,25 @@ export function scenario(options: ScenarioOptions = {}) {
         namespaces: [
           {
             name: NS,
-            pods: [
+            events: options.events ?? [],
+            pods: options.pods ?? [
               {
                 name: "gw-0",
                 uid: GW_UID,
                 createdAt: "now-1h",
                 nodeName: "node-1",
                 annotations: options.annotations ?? {},
-                labels: {
-                  "openclaw.dev/agent": "support",
-                  "openclaw.dev/revision": "d3",
-                  "openclaw.dev/workload-role": "gateway",
-                },
+                labels: GATEWAY_LABELS,
                 containers: [
                   {
                     name: "gateway",
                     state: { running: { startedAt: "now-1h" } },
                     logs: {
                       current: options.currentLines ?? [
-                        ["now-59m", "gateway restart-completed signal=boot source=external new_pid=1 first_start=true"],
+                        [
+                          "now-59m",
+                          "gateway restart-completed signal=boot source=external new_pid=1 first_start=true",
+                        ],
                         ["now-58m", "INFO gateway ready"],
                       ],
                       previous: [],
@@ -119,15 +144,20 @@ export async function startHarness(options: ScenarioOptions = {}): Promise<Harne
   const dynamo = await startDynalite();
   const sim = await startKubeSim({ scenario: scenario(options) });
   const paths = await sim.writeKubeconfigs(dir);
-  await loadRegistry(
-    { doc: dynamo.doc, tableName: dynamo.tableNames.registry },
-    sim.scenario.registry,
-    [localCluster(CLUSTER, paths[CLUSTER] as string)],
-  );
-  const registry = new DynamoRegistryStore({ doc: dynamo.doc, tableName: dynamo.tableNames.registry, cacheTtlMs: 0 });
+  await loadRegistry({ doc: dynamo.doc, tableName: dynamo.tableNames.registry }, sim.scenario.registry, [
+    localCluster(CLUSTER, paths[CLUSTER] as string),
+  ]);
+  const registry = new DynamoRegistryStore({
+    doc: dynamo.doc,
+    tableName: dynamo.tableNames.registry,
+    cacheTtlMs: 0,
+  });
   const now = () => sim.now().getTime();
   const driver = createKubeDriver({
-    kubeconfigs: createKubeconfigStore({ allowInsecureClusters: true, secretPrefix: "runtime-logs/clusters/" }),
+    kubeconfigs: createKubeconfigStore({
+      allowInsecureClusters: true,
+      secretPrefix: "runtime-logs/clusters/",
+    }),
     getCluster: async (id) => (await registry.getCluster(id)) ?? undefined,
     now,
   });

@@ -65,7 +65,6 @@ describe("concurrency across containers", () => {
     const t = target();
     db.calls.reset();
     const results = await Promise.all(Array.from({ length: 50 }, () => poll(limiter, request(t, T0))));
-    console.info(results.map((r) => (r === true ? "ok" : `${r.code}:${r.message}`)).join(" "));
     expect(results.filter((r) => r === true)).toHaveLength(10);
     const denied = results.filter((r): r is ServiceError => r instanceof ServiceError);
     expect(denied.map((e) => e.code)).toEqual(Array(40).fill("RUNTIME_LOGS_RATE_LIMITED"));

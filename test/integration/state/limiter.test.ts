@@ -83,7 +83,7 @@ describe("rate (GCRA) on dynalite with a manual clock", () => {
       fc.asyncProperty(
         fc.array(fc.record({ step: fc.integer({ min: -5_000, max: 3_000 }), other: fc.boolean() }), {
           minLength: 5,
-          maxLength: 40,
+          maxLength: 25,
         }),
         async (steps) => {
           const a = container(db, DEFAULTS, 3);
@@ -100,7 +100,7 @@ describe("rate (GCRA) on dynalite with a manual clock", () => {
           expect(admitted).toBeLessThanOrEqual(10 + Math.floor(((latest - T0) * 2) / 1000));
         },
       ),
-      { numRuns: 8, seed: 7 },
+      { numRuns: 5, seed: 7 },
     );
   });
 

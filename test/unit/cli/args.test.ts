@@ -96,7 +96,8 @@ describe("IDs, Pods, endpoints", () => {
 
   it("takes DNS-subdomain Pod names", () => {
     expect(parsePod("gw-0.x")).toBe("gw-0.x");
-    for (const bad of ["", "GW", "gw_0", "-gw", "a".repeat(254)]) expect(() => parsePod(bad)).toThrow(UsageError);
+    for (const bad of ["", "GW", "gw_0", "-gw", "a".repeat(254)])
+      expect(() => parsePod(bad)).toThrow(UsageError);
   });
 
   it("takes http(s) endpoints without credentials, query or fragment", () => {

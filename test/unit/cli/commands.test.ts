@@ -57,23 +57,31 @@ describe("deployment auto-selection", () => {
     api.routes.set(`${base("d4")}/runtime`, () => ok(runtimeData("d4", 1)));
     const r = await occ(api, ["agent", "runtime", "support"]);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/using deployment d4: it is newer than the active deployment d3 and already has Pods/);
+    expect(r.stderr).toMatch(
+      /using deployment d4: it is newer than the active deployment d3 and already has Pods/,
+    );
     expect(r.stdout).toContain("Deployment d4");
     expect(paths()).toEqual([base(), `${base("d4")}/runtime`]);
   });
 
   it("falls back to the active one when the check is denied, saying why", async () => {
-    api.routes.set(`${base("d4")}/runtime`, () => fail(403, "FORBIDDEN", "You are not allowed to perform this action."));
+    api.routes.set(`${base("d4")}/runtime`, () =>
+      fail(403, "FORBIDDEN", "You are not allowed to perform this action."),
+    );
     const r = await occ(api, ["agent", "restarts", "support"]);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/could not check whether the newer deployment d4 has Pods \(access denied: HTTP 403 FORBIDDEN\); using the active deployment d3/);
+    expect(r.stderr).toMatch(
+      /could not check whether the newer deployment d4 has Pods \(access denied: HTTP 403 FORBIDDEN\); using the active deployment d3/,
+    );
     expect(paths().at(-1)).toBe(`${base("d3")}/runtime`);
   });
 
   it("falls back when the check fails otherwise", async () => {
     api.routes.set(`${base("d4")}/runtime`, () => fail(503, "RUNTIME_LOGS_UNAVAILABLE", "x"));
     const r = await occ(api, ["agent", "logs", "support", "--source", "gateway"]);
-    expect(r.stderr).toMatch(/the check failed: HTTP 503 RUNTIME_LOGS_UNAVAILABLE\); using the active deployment d3/);
+    expect(r.stderr).toMatch(
+      /the check failed: HTTP 503 RUNTIME_LOGS_UNAVAILABLE\); using the active deployment d3/,
+    );
     expect(paths().at(-1)).toMatch(new RegExp(`^${base("d3")}/runtime/logs\\?`));
   });
 
@@ -107,13 +115,18 @@ describe("logs", () => {
 
   it("prints lines on stdout and exits 0 for a complete page", async () => {
     api.routes.set(`${base("d3")}/runtime/logs`, () =>
-      ok(page([line("first", { subsystem: "ws", fields: { b: "x y", a: 1 } }), line("second", { level: "error" })])),
+      ok(
+        page([
+          line("first", { subsystem: "ws", fields: { b: "x y", a: 1 } }),
+          line("second", { level: "error" }),
+        ]),
+      ),
     );
     const r = await occ(api, L);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
       [
-        "2026-11-29T11:59:58.123456789Z INFO  text       [ws] first a=1 b=\"x y\"",
+        '2026-11-29T11:59:58.123456789Z INFO  text       [ws] first a=1 b="x y"',
         "2026-11-29T11:59:58.123456789Z ERROR text       second",
         "",
       ].join("\n"),
@@ -123,7 +136,18 @@ describe("logs", () => {
 
   it("sends the query the flags ask for", async () => {
     api.routes.set(`${base("d3")}/runtime/logs`, () => ok(page([])));
-    await occ(api, [...L, "--pod", "gw-0", "--previous", "--tail", "50", "--level", "warn", "--since-time", "2026-11-29T11:00:00Z"]);
+    await occ(api, [
+      ...L,
+      "--pod",
+      "gw-0",
+      "--previous",
+      "--tail",
+      "50",
+      "--level",
+      "warn",
+      "--since-time",
+      "2026-11-29T11:00:00Z",
+    ]);
     expect(Object.fromEntries(api.requests[0]!.query)).toEqual({
       source: "gateway",
       pod: "gw-0",
@@ -139,7 +163,12 @@ describe("logs", () => {
       ok(
         page(
           [
-            { type: "gap", time: "2026-11-29T11:59:00Z", reason: "stream_replaced", remedy: "Read the previous instance with previous=true." },
+            {
+              type: "gap",
+              time: "2026-11-29T11:59:00Z",
+              reason: "stream_replaced",
+              remedy: "Read the previous instance with previous=true.",
+            },
             line("after"),
             { type: "withheld", time: null, count: 2, reason: "unrecognised_structured" },
           ],
@@ -151,7 +180,9 @@ describe("logs", () => {
     expect(r.code).toBe(3);
     expect(r.stdout).toContain("after");
     expect(r.stdout).not.toContain("stream_replaced");
-    expect(r.stderr).toContain("occ: gap at 2026-11-29T11:59:00Z (stream_replaced): Read the previous instance with previous=true.");
+    expect(r.stderr).toContain(
+      "occ: gap at 2026-11-29T11:59:00Z (stream_replaced): Read the previous instance with previous=true.",
+    );
     expect(r.stderr).toContain("occ: withheld 2 lines (unrecognised_structured)");
   });
 
@@ -172,7 +203,11 @@ describe("logs", () => {
       '  {"type":"line","time":"T","kind":"structured","level":"info","message":"m\\u001b[2J","fields":{"durationMs":12.50}},\n' +
       '  {"type":"withheld","time":null,"count":3,"reason":"oversized"}\n' +
       '],"withheld":3,"truncated":false,"cursor":"c"},"meta":{"requestId":"req_x"}}';
-    api.routes.set(`${base("d3")}/runtime/logs`, () => ({ status: 200, headers: { "content-type": "application/json" }, body }));
+    api.routes.set(`${base("d3")}/runtime/logs`, () => ({
+      status: 200,
+      headers: { "content-type": "application/json" },
+      body,
+    }));
     const r = await occ(api, [...L, "-o", "json"]);
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split("\n");
@@ -217,11 +252,24 @@ describe("logs", () => {
   it("lists contract details and survives a body that is not an envelope", async () => {
     api.routes.set(`${base("d3")}/runtime/logs`, () => ({
       status: 400,
-      body: { error: { code: "INVALID_REQUEST", message: "The request is outside the API contract.", details: [{ path: "query.tailLines", code: "invalid_value" }] }, meta: { requestId: "req_d" } },
+      body: {
+        error: {
+          code: "INVALID_REQUEST",
+          message: "The request is outside the API contract.",
+          details: [{ path: "query.tailLines", code: "invalid_value" }],
+        },
+        meta: { requestId: "req_d" },
+      },
     }));
     const r = await occ(api, L);
-    expect(r.stderr).toContain("HTTP 400 INVALID_REQUEST: The request is outside the API contract.\n  query.tailLines: invalid_value\nRequest ID: req_d");
-    api.routes.set(`${base("d3")}/runtime/logs`, () => ({ status: 502, body: "<html>bad gateway</html>", headers: { "x-request-id": "req_h" } }));
+    expect(r.stderr).toContain(
+      "HTTP 400 INVALID_REQUEST: The request is outside the API contract.\n  query.tailLines: invalid_value\nRequest ID: req_d",
+    );
+    api.routes.set(`${base("d3")}/runtime/logs`, () => ({
+      status: 502,
+      body: "<html>bad gateway</html>",
+      headers: { "x-request-id": "req_h" },
+    }));
     const r2 = await occ(api, L);
     expect(r2.code).toBe(1);
     expect(r2.stderr).toContain("HTTP 502: the server sent no error message\nRequest ID: req_h");
@@ -265,14 +313,21 @@ describe("download", () => {
     const r0 = await occ(api, ["agent", "deployments", "support"]);
     writeFileSync(join(r0.cwd, "out.log"), "old");
     const r = await occ(api, [...L, "--download=out.log", "-o", "json"], { cwd: r0.cwd });
-    expect(JSON.parse(r.stdout)).toEqual({ path: join(r0.cwd, "out.log"), bytes: Buffer.byteLength(body), requestId: null });
+    expect(JSON.parse(r.stdout)).toEqual({
+      path: join(r0.cwd, "out.log"),
+      bytes: Buffer.byteLength(body),
+      requestId: null,
+    });
     expect(readText(join(r0.cwd, "out.log"))).toBe(body);
   });
 
   it("sanitizes a hostile file name to a safe basename", async () => {
     api.routes.set(`${base("d3")}/runtime/logs/download`, () => ({
       status: 200,
-      headers: { "content-type": "text/plain", "content-disposition": 'attachment; filename="../../.bashrc x\u00e9.log"' },
+      headers: {
+        "content-type": "text/plain",
+        "content-disposition": 'attachment; filename="../../.bashrc x\u00e9.log"',
+      },
       body,
     }));
     const r = await occ(api, [...L, "--download"]);
@@ -286,7 +341,9 @@ describe("download", () => {
     const r = await occ(api, [...L, "--download"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("not text/plain");
-    api.routes.set(`${base("d3")}/runtime/logs/download`, () => fail(403, "FORBIDDEN", "You are not allowed to perform this action."));
+    api.routes.set(`${base("d3")}/runtime/logs/download`, () =>
+      fail(403, "FORBIDDEN", "You are not allowed to perform this action."),
+    );
     const r2 = await occ(api, [...L, "--download"], { cwd: r.cwd });
     expect(r2.code).toBe(1);
     expect(r2.stderr).toContain("HTTP 403 FORBIDDEN");
@@ -300,11 +357,32 @@ describe("restarts", () => {
     pod: "gw-0",
     container: "gateway",
     scope: "container-restart",
-    previous: { pod: "gw-0", podUid: "u", container: "gateway", restartCount: 0, startedAt: null, finishedAt: "2026-11-29T11:00:00Z", pid: 7 },
-    next: { pod: "gw-0", podUid: "u", container: "gateway", restartCount: 1, startedAt: "2026-11-29T11:00:02Z", finishedAt: null, pid: 8 },
+    previous: {
+      pod: "gw-0",
+      podUid: "u",
+      container: "gateway",
+      restartCount: 0,
+      startedAt: null,
+      finishedAt: "2026-11-29T11:00:00Z",
+      pid: 7,
+    },
+    next: {
+      pod: "gw-0",
+      podUid: "u",
+      container: "gateway",
+      restartCount: 1,
+      startedAt: "2026-11-29T11:00:02Z",
+      finishedAt: null,
+      pid: 8,
+    },
     termination: { exitCode: 0, signal: null, reason: "Completed", message: null },
     trigger: { category: "operator-restart", source: "slash-command", confidence: "confirmed" },
-    actor: { kind: "human-operator", actorRef: "hmac-sha256:v1:k:ab", sessionRef: "hmac-sha256:v1:k:cd", channel: null },
+    actor: {
+      kind: "human-operator",
+      actorRef: "hmac-sha256:v1:k:ab",
+      sessionRef: "hmac-sha256:v1:k:cd",
+      channel: null,
+    },
     evidence: { phases: ["dispatch", "completed"], eventReasons: [], restartedAtAnnotation: false },
     detectedAt: "2026-11-29T11:01:00Z",
     detectedBy: "status-read",
@@ -316,7 +394,9 @@ describe("restarts", () => {
   it("tables, JSON and three-phase lines", async () => {
     const args = ["agent", "restarts", "support", "--deployment", "d3"];
     const text = await occ(api, args);
-    expect(text.stdout).toMatch(/2026-11-29T11:00:00Z\s+gw-0\s+gateway\s+container-restart\s+operator-restart\s+confirmed\s+human-operator\s+Completed exit=0/);
+    expect(text.stdout).toMatch(
+      /2026-11-29T11:00:00Z\s+gw-0\s+gateway\s+container-restart\s+operator-restart\s+confirmed\s+human-operator\s+Completed exit=0/,
+    );
     const json = await occ(api, [...args, "-o", "json"]);
     expect(JSON.parse(json.stdout)).toEqual([record]);
     const log = await occ(api, [...args, "-o", "log"]);

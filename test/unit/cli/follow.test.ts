@@ -31,7 +31,9 @@ const stopAt =
 describe("follow", () => {
   it("polls with the cursor and the same tail and level, never re-sending --since; Ctrl-C exits 0", async () => {
     api.routes.set(LOGS, pages);
-    const r = await occ(api, [...F, "--since", "10m", "--tail", "20", "--level", "info"], { onSleep: stopAt(2) });
+    const r = await occ(api, [...F, "--since", "10m", "--tail", "20", "--level", "info"], {
+      onSleep: stopAt(2),
+    });
     expect(r.code).toBe(0);
     expect(queries()).toEqual([
       { source: "gateway", tailLines: "20", sinceSeconds: "600", minLevel: "info" },
@@ -39,17 +41,28 @@ describe("follow", () => {
       { source: "gateway", tailLines: "20", minLevel: "info", cursor: "c2" },
     ]);
     expect(r.sleeps).toEqual([2000, 2000, 2000]);
-    expect(r.stdout.trimEnd().split("\n").map((l) => l.split(" ").at(-1))).toEqual(["1", "2", "3"]);
+    expect(
+      r.stdout
+        .trimEnd()
+        .split("\n")
+        .map((l) => l.split(" ").at(-1)),
+    ).toEqual(["1", "2", "3"]);
   });
 
-  it("takes the poll interval from the test hook", async () => {
-    api.routes.set(LOGS, pages);
-    const r = await occ(api, F, { onSleep: stopAt(0), env: { OCC_POLL_INTERVAL_MS: "50" } });
-    expect(r.sleeps).toEqual([50]);
+  it("takes the poll interval from the test hook, but never shortens retry waits", async () => {
+    api.routes.set(LOGS, (req, n) =>
+      n === 2
+        ? fail(429, "RUNTIME_LOGS_RATE_LIMITED", "Too many requests.", { "retry-after": "1" })
+        : n === 3
+          ? fail(504, "RUNTIME_LOGS_TIMEOUT", "The request took too long and was stopped.")
+          : pages(req, n),
+    );
+    const r = await occ(api, F, { onSleep: stopAt(3), env: { OCC_POLL_INTERVAL_MS: "50" } });
+    expect(r.sleeps).toEqual([50, 2000, 2000, 50]);
   });
 
   it("waits max(interval, Retry-After) on 429 and carries on with the same cursor", async () => {
-    api.routes.set(LOGS, (req, n) =>
+    api.routes.set(LOGS, (_req, n) =>
       n === 2
         ? fail(429, "RUNTIME_LOGS_RATE_LIMITED", "Too many requests.", { "retry-after": "7" })
         : n === 3
@@ -66,7 +79,9 @@ describe("follow", () => {
 
   it("retries a 504 after the interval", async () => {
     api.routes.set(LOGS, (_req, n) =>
-      n === 2 ? fail(504, "RUNTIME_LOGS_TIMEOUT", "The request took too long and was stopped.") : pages(_req, n),
+      n === 2
+        ? fail(504, "RUNTIME_LOGS_TIMEOUT", "The request took too long and was stopped.")
+        : pages(_req, n),
     );
     const r = await occ(api, F, { onSleep: stopAt(2) });
     expect(r.code).toBe(0);
@@ -94,7 +109,11 @@ describe("follow", () => {
   it("ends with exit 1 when the new view's cursor is rejected too", async () => {
     api.routes.set(LOGS, (req, n) =>
       req.query.has("cursor")
-        ? fail(400, "RUNTIME_LOGS_CURSOR_INVALID", "The cursor is invalid for this request. Start a new view without a cursor.")
+        ? fail(
+            400,
+            "RUNTIME_LOGS_CURSOR_INVALID",
+            "The cursor is invalid for this request. Start a new view without a cursor.",
+          )
         : pages(req, n),
     );
     const r = await occ(api, F);
@@ -104,7 +123,9 @@ describe("follow", () => {
   });
 
   it("ends with exit 1 on any other error", async () => {
-    api.routes.set(LOGS, (req, n) => (n === 2 ? fail(403, "FORBIDDEN", "You are not allowed to perform this action.") : pages(req, n)));
+    api.routes.set(LOGS, (req, n) =>
+      n === 2 ? fail(403, "FORBIDDEN", "You are not allowed to perform this action.") : pages(req, n),
+    );
     const r = await occ(api, F);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("HTTP 403 FORBIDDEN");
@@ -112,9 +133,14 @@ describe("follow", () => {
   });
 
   it("notices gaps, and says 'no running Pod' once while waiting for one", async () => {
-    api.routes.set(LOGS, (req, n) => {
+    api.routes.set(LOGS, (_req, n) => {
       if (n <= 3) return ok(page([], { stream: null, cursor: null }));
-      return ok(page([{ type: "gap", time: null, reason: "stream_replaced", remedy: "Read previous." }, line("back")], { cursor: "cx" }));
+      return ok(
+        page(
+          [{ type: "gap", time: null, reason: "stream_replaced", remedy: "Read previous." }, line("back")],
+          { cursor: "cx" },
+        ),
+      );
     });
     const r = await occ(api, F, { onSleep: stopAt(3) });
     expect(r.code).toBe(0);
@@ -153,11 +179,18 @@ describe("follow", () => {
   });
 
   it("prints NDJSON while following, gaps included", async () => {
-    api.routes.set(LOGS, (req, n) =>
-      ok(page([{ type: "gap", time: null, reason: "truncated", remedy: "r" }, line(`p${n}`)], { cursor: `c${n}` })),
+    api.routes.set(LOGS, (_req, n) =>
+      ok(
+        page([{ type: "gap", time: null, reason: "truncated", remedy: "r" }, line(`p${n}`)], {
+          cursor: `c${n}`,
+        }),
+      ),
     );
     const r = await occ(api, [...F, "-o", "json"], { onSleep: stopAt(1) });
-    const lines = r.stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as { type: string });
+    const lines = r.stdout
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string });
     expect(lines.map((l) => l.type)).toEqual(["gap", "line", "gap", "line"]);
     expect(r.code).toBe(0);
   });

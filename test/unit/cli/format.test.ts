@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { escapeText } from "../../../cli/escape.ts";
 import {
   formatFields,
   formatFieldValue,
@@ -11,7 +12,6 @@ import {
 } from "../../../cli/format/logs.ts";
 import { restartLog, restartLogLines, restartsTable } from "../../../cli/format/restarts.ts";
 import { formatDeployments, formatRuntime } from "../../../cli/format/runtime.ts";
-import { escapeText } from "../../../cli/escape.ts";
 import { compactJson, rawElements, rawMember, rawPath } from "../../../cli/raw-json.ts";
 import { displayWidth, renderTable } from "../../../cli/table.ts";
 import { page, runtimeData } from "./harness.ts";
@@ -21,17 +21,21 @@ const RAW_HAZARD = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\
 describe("raw JSON slices", () => {
   it("finds members and elements exactly as written, whatever the whitespace", () => {
     fc.assert(
-      fc.property(fc.array(fc.jsonValue(), { maxLength: 8 }), fc.constantFrom(0, 1, 2, "\t"), (items, indent) => {
-        const text = JSON.stringify({ meta: { x: 1 }, data: { records: items } }, null, indent);
-        const records = rawPath(text, ["data", "records"]);
-        expect(records).toBeDefined();
-        const elements = rawElements(records!)!;
-        expect(elements.length).toBe(items.length);
-        elements.forEach((raw, i) => {
-          expect(JSON.parse(compactJson(raw))).toEqual(JSON.parse(JSON.stringify(items[i])));
-          expect(compactJson(raw)).toBe(JSON.stringify(items[i]));
-        });
-      }),
+      fc.property(
+        fc.array(fc.jsonValue(), { maxLength: 8 }),
+        fc.constantFrom(0, 1, 2, "\t"),
+        (items, indent) => {
+          const text = JSON.stringify({ meta: { x: 1 }, data: { records: items } }, null, indent);
+          const records = rawPath(text, ["data", "records"]);
+          expect(records).toBeDefined();
+          const elements = rawElements(records!)!;
+          expect(elements.length).toBe(items.length);
+          elements.forEach((raw, i) => {
+            expect(JSON.parse(compactJson(raw))).toEqual(JSON.parse(JSON.stringify(items[i])));
+            expect(compactJson(raw)).toBe(JSON.stringify(items[i]));
+          });
+        },
+      ),
     );
   });
 
@@ -54,11 +58,17 @@ describe("renderTable", () => {
         ["日本語", null, "evil\u202E\nline"],
       ],
     );
-    expect(lines).toEqual(["NAME    STATE    NOTE", "a       running  x", "日本語  -        evil\\u{202E}\\x0Aline"]);
+    expect(lines).toEqual([
+      "NAME    STATE    NOTE",
+      "a       running  x",
+      "日本語  -        evil\\u{202E}\\x0Aline",
+    ]);
   });
 
   it("puts the second column at the same display offset on every row", () => {
-    const cell = fc.string({ unit: "grapheme", maxLength: 12 }).map((s) => (s.trim() === "" ? "x" : s.trim()));
+    const cell = fc
+      .string({ unit: "grapheme", maxLength: 12 })
+      .map((s) => (s.trim() === "" ? "x" : s.trim()));
     fc.assert(
       fc.property(fc.array(fc.tuple(cell, cell, cell), { minLength: 1, maxLength: 6 }), (rows) => {
         const lines = renderTable(["A", "B", "C"], rows);
@@ -94,9 +104,16 @@ describe("log lines", () => {
   });
 
   it("marks untimed, unknown-level and truncated lines", () => {
-    expect(formatLogLine({ type: "line", time: null, kind: "text", level: "unknown", message: "m", truncated: true })).toBe(
-      "- -     text       m [truncated]",
-    );
+    expect(
+      formatLogLine({
+        type: "line",
+        time: null,
+        kind: "text",
+        level: "unknown",
+        message: "m",
+        truncated: true,
+      }),
+    ).toBe("- -     text       m [truncated]");
   });
 
   it("quotes values that are not one plain word", () => {
@@ -113,20 +130,39 @@ describe("log lines", () => {
   it("never prints a raw hazard, whatever the record holds", () => {
     const str = fc.string({ unit: "binary", maxLength: 30 });
     fc.assert(
-      fc.property(str, str, str, fc.dictionary(str, fc.oneof(str, fc.integer())), (time, message, sub, fields) => {
-        const out = formatLogLine({ type: "line", time, kind: "text", level: "info", message, subsystem: sub, fields });
-        expect(RAW_HAZARD.test(out)).toBe(false);
-        const notice = formatRecordNotice({ type: "gap", time, reason: sub, remedy: message });
-        expect(RAW_HAZARD.test(notice!)).toBe(false);
-      }),
+      fc.property(
+        str,
+        str,
+        str,
+        fc.dictionary(str, fc.oneof(str, fc.integer())),
+        (time, message, sub, fields) => {
+          const out = formatLogLine({
+            type: "line",
+            time,
+            kind: "text",
+            level: "info",
+            message,
+            subsystem: sub,
+            fields,
+          });
+          expect(RAW_HAZARD.test(out)).toBe(false);
+          const notice = formatRecordNotice({ type: "gap", time, reason: sub, remedy: message });
+          expect(RAW_HAZARD.test(notice!)).toBe(false);
+        },
+      ),
       { numRuns: 1000 },
     );
   });
 
   it("turns gaps and withheld records into notices", () => {
-    expect(formatRecordNotice({ type: "gap", time: "T", reason: "stream_replaced", remedy: "Read with previous." })).toBe(
-      "gap at T (stream_replaced): Read with previous.",
-    );
+    expect(
+      formatRecordNotice({
+        type: "gap",
+        time: "T",
+        reason: "stream_replaced",
+        remedy: "Read with previous.",
+      }),
+    ).toBe("gap at T (stream_replaced): Read with previous.");
     expect(formatRecordNotice({ type: "withheld", time: null, count: 3, reason: "malformed" })).toBe(
       "withheld 3 lines (malformed); they are counted, never shown",
     );
@@ -142,7 +178,8 @@ describe("log lines", () => {
   });
 
   it("emits NDJSON from the raw text, preserving number forms", () => {
-    const raw = '{"records":[ {"type":"withheld","time":null,"count":2.0,"reason":"oversized"} ,{"type":"line","message":"\u202E"}]}';
+    const raw =
+      '{"records":[ {"type":"withheld","time":null,"count":2.0,"reason":"oversized"} ,{"type":"line","message":"\u202E"}]}';
     const p = toLogPage(JSON.parse(raw));
     expect(ndjsonRecords(p, raw)).toEqual([
       '{"type":"withheld","time":null,"count":2.0,"reason":"oversized"}',
@@ -157,15 +194,27 @@ describe("runtime and deployments text", () => {
   it("renders Pods, sources and Events tables", () => {
     const text = formatRuntime(runtimeData("d3")).join("\n");
     expect(text).toContain("Deployment d3");
-    expect(text).toMatch(/ROLE\s+POD\s+CLUSTER\s+PHASE\s+CONTAINER\s+READY\s+STATE\s+RESTARTS\s+LAST TERMINATION/);
-    expect(text).toMatch(/gateway\s+gw-0\s+control\s+Running\s+gateway\s+yes\s+running\s+2\s+OOMKilled exit=137 at 2026-11-29T10:59:59Z/);
+    expect(text).toMatch(
+      /ROLE\s+POD\s+CLUSTER\s+PHASE\s+CONTAINER\s+READY\s+STATE\s+RESTARTS\s+LAST TERMINATION/,
+    );
+    expect(text).toMatch(
+      /gateway\s+gw-0\s+control\s+Running\s+gateway\s+yes\s+running\s+2\s+OOMKilled exit=137 at 2026-11-29T10:59:59Z/,
+    );
     expect(text).toMatch(/SOURCE\s+KIND\s+AVAILABLE\s+PODS\s+RETENTION/);
     expect(text).toMatch(/gateway\s+container\s+yes\s+gw-0\/gateway/);
-    expect(text).toMatch(/gw-0\s+Warning\s+BackOff\s+gateway\s+3\s+2026-11-29T10:59:00Z\s+Back-off restarting/);
+    expect(text).toMatch(
+      /gw-0\s+Warning\s+BackOff\s+gateway\s+3\s+2026-11-29T10:59:00Z\s+Back-off restarting/,
+    );
   });
 
   it("says when there is nothing", () => {
-    const text = formatRuntime({ deploymentId: "d3", observedAt: "T", pods: [], sources: [], restarts: [] }).join("\n");
+    const text = formatRuntime({
+      deploymentId: "d3",
+      observedAt: "T",
+      pods: [],
+      sources: [],
+      restarts: [],
+    }).join("\n");
     expect(text).toContain("(no Pods)");
     expect(text).toContain("(no Events)");
   });
@@ -190,8 +239,24 @@ function restartRecord(phases: string[], extra: Record<string, unknown> = {}): R
     pod: "gw-0",
     container: "gateway",
     scope: "container-restart",
-    previous: { podUid: "u", container: "gateway", restartCount: 0, pod: "gw-0", startedAt: "T0", finishedAt: "T1", pid: 41 },
-    next: { podUid: "u", container: "gateway", restartCount: 1, pod: "gw-0", startedAt: "T2", finishedAt: null, pid: 42 },
+    previous: {
+      podUid: "u",
+      container: "gateway",
+      restartCount: 0,
+      pod: "gw-0",
+      startedAt: "T0",
+      finishedAt: "T1",
+      pid: 41,
+    },
+    next: {
+      podUid: "u",
+      container: "gateway",
+      restartCount: 1,
+      pod: "gw-0",
+      startedAt: "T2",
+      finishedAt: null,
+      pid: 42,
+    },
     termination: { exitCode: 143, signal: 15, reason: "Error", message: null },
     trigger: { category: "operator-restart", source: "cli", confidence: "confirmed" },
     actor: { kind: "human-operator", actorRef: ACTOR, sessionRef: SESSION, channel: "telegram" },
@@ -205,7 +270,9 @@ function restartRecord(phases: string[], extra: Record<string, unknown> = {}): R
 describe("restarts", () => {
   it("tables the records", () => {
     const lines = restartsTable([restartRecord([])]);
-    expect(lines[0]).toMatch(/^TIME\s+POD\s+CONTAINER\s+SCOPE\s+CATEGORY\s+CONFIDENCE\s+ACTOR\s+EXIT\/SIGNAL\/REASON$/);
+    expect(lines[0]).toMatch(
+      /^TIME\s+POD\s+CONTAINER\s+SCOPE\s+CATEGORY\s+CONFIDENCE\s+ACTOR\s+EXIT\/SIGNAL\/REASON$/,
+    );
     expect(lines[1]).toMatch(
       /^T1\s+gw-0\s+gateway\s+container-restart\s+operator-restart\s+confirmed\s+human-operator \(telegram\)\s+Error exit=143 signal=15$/,
     );

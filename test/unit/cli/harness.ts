@@ -46,7 +46,12 @@ export function ok(data: unknown, requestId = "req_test"): Reply {
   return { status: 200, body: { data, meta: { requestId } }, headers: { "x-request-id": requestId } };
 }
 
-export function fail(status: number, code: string, message: string, headers: Record<string, string> = {}): Reply {
+export function fail(
+  status: number,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+): Reply {
   return { status, body: { error: { code, message }, meta: { requestId: "req_err" } }, headers };
 }
 
@@ -66,7 +71,10 @@ export async function startFakeApi(): Promise<FakeApi> {
     const n = (counts.get(url.pathname) ?? 0) + 1;
     counts.set(url.pathname, n);
     const route = routes.get(url.pathname);
-    const reply = route === undefined ? fail(404, "NOT_FOUND", "The Agent or deployment does not exist.") : await route(seen, n);
+    const reply =
+      route === undefined
+        ? fail(404, "NOT_FOUND", "The Agent or deployment does not exist.")
+        : await route(seen, n);
     const headers: Record<string, string> = { ...(reply.headers ?? {}) };
     let body: string | Buffer = "";
     if (typeof reply.body === "string" || Buffer.isBuffer(reply.body)) body = reply.body;
@@ -116,7 +124,11 @@ export interface RunOptions {
 }
 
 /** Runs the real `occ` program in-process against `api`. */
-export async function occ(api: FakeApi | string, argv: string[], options: RunOptions = {}): Promise<RunResult> {
+export async function occ(
+  api: FakeApi | string,
+  argv: string[],
+  options: RunOptions = {},
+): Promise<RunResult> {
   let stdout = "";
   let stderr = "";
   const sleeps: number[] = [];
@@ -193,7 +205,12 @@ export function runtimeData(deploymentId: string, pods = 1): Record<string, unkn
           ready: true,
           restartCount: 2,
           startedAt: "2026-11-29T11:00:00Z",
-          lastTermination: { reason: "OOMKilled", exitCode: 137, signal: null, finishedAt: "2026-11-29T10:59:59Z" },
+          lastTermination: {
+            reason: "OOMKilled",
+            exitCode: 137,
+            signal: null,
+            finishedAt: "2026-11-29T10:59:59Z",
+          },
         },
       ],
       events: [
@@ -224,7 +241,14 @@ export function page(records: unknown[], extra: Record<string, unknown> = {}): R
   return {
     deploymentId: "d3",
     source: "gateway",
-    stream: { source: "gateway", pod: "gw-0", podUid: "uid-0", container: "gateway", restartCount: 0, previous: false },
+    stream: {
+      source: "gateway",
+      pod: "gw-0",
+      podUid: "uid-0",
+      container: "gateway",
+      restartCount: 0,
+      previous: false,
+    },
     observedAt: "2026-11-29T12:00:00Z",
     records,
     withheld: 0,
@@ -235,5 +259,12 @@ export function page(records: unknown[], extra: Record<string, unknown> = {}): R
 }
 
 export function line(message: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { type: "line", time: "2026-11-29T11:59:58.123456789Z", kind: "text", level: "info", message, ...extra };
+  return {
+    type: "line",
+    time: "2026-11-29T11:59:58.123456789Z",
+    kind: "text",
+    level: "info",
+    message,
+    ...extra,
+  };
 }

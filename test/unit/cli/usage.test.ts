@@ -102,7 +102,17 @@ describe("usage errors (exit 2, nothing sent)", () => {
   });
 
   it("sends a valid command line (control case for the tests above)", async () => {
-    const r = await occ(api, [...L, "--source", "gateway", "--deployment", "d3", "--tail", "5", "--since", "1h30m"]);
+    const r = await occ(api, [
+      ...L,
+      "--source",
+      "gateway",
+      "--deployment",
+      "d3",
+      "--tail",
+      "5",
+      "--since",
+      "1h30m",
+    ]);
     expect(r.code).toBe(0);
     expect(api.requests).toHaveLength(1);
     const q = api.requests[0]!.query;

@@ -1,0 +1,67 @@
+/**
+ * The log-page pipeline (pipeline.md): pure, no I/O, no clock reads (time is a parameter).
+ *
+ * How the logs use case drives it, per request:
+ * 1. `verifyCursor(token, {binding, keys, now})` right after authorization: `{status: "valid", state}`
+ *    or `{status: "expired", state}`; anything else throws `RUNTIME_LOGS_CURSOR_INVALID`.
+ * 2. After the runtime description, decide the view: no cursor, expired, another Pod than
+ *    `cursorTargets(state).pod`, another `previous`, or the Pod gone → a new (audited) view with
+ *    `cursor = null` (and `expired` for an expired one). Same Pod name with another UID or restart
+ *    count stays in the view: the page reports `stream_replaced`.
+ * 3. `planLogRead({cursor, pod, podUid, restartCount, previous, tailLines, sinceSeconds?, sinceTime?, now})`
+ *    → `{tailLines, sinceTime?, sinceSeconds?, limitBytes, resume}` for `KubeDriver.readLog`.
+ * 4. `buildLogPage({chunk, cursor, expired, view: {binding, tailLines, minLevel?, source}, deploymentId,
+ *    requestId, now, keys: {cursor, identity}, namespaceId})` → `{page, cursor, body}`: `page` is the
+ *    `data` object, `body` the exact serialized envelope (≤ 512 KiB), `cursor` the new token.
+ *    Downloads pass `maxBytes: DOWNLOAD_BUDGET_BYTES` and render with `renderDownload({agentId}, page)`;
+ *    the file name comes from `downloadFileName`.
+ * `redactText` / `redactEventText` serve every other outgoing string (Event text, termination
+ * messages); `pseudonymize` is the identity pseudonym restart attribution uses too.
+ */
+export { levelFromName, levelRank, plainLevel } from "./classify.ts";
+export {
+  bindingHash,
+  CURSOR_MAX_SKEW_MS,
+  CURSOR_TTL_MS,
+  MAX_CURSOR_CHARS,
+  signCursor,
+  type VerifiedCursor,
+  verifyCursor,
+} from "./cursor.ts";
+export { type DownloadMeta, downloadFileName, MAX_DOWNLOAD_BYTES, renderDownload } from "./download.ts";
+export { REMEDIES } from "./gaps.ts";
+export {
+  type BuildLogPageInput,
+  type BuiltPage,
+  buildLogPage,
+  DOWNLOAD_BUDGET_BYTES,
+  PAGE_BUDGET_BYTES,
+  type PageView,
+} from "./page.ts";
+export {
+  cursorTargets,
+  type LogReadInput,
+  type LogReadPlan,
+  planLogRead,
+  READ_LIMIT,
+  type ReadTargets,
+  sinceSecondsFor,
+} from "./plan.ts";
+export { isPseudonym, type PseudonymKind, pseudonymize, WITHHELD_IDENTITY } from "./pseudonym.ts";
+export { type EventTextHints, REDACTION_KINDS, type RedactionKind, redactEventText, redactText } from "./redact.ts";
+export type {
+  CursorBinding,
+  CursorKeys,
+  CursorState,
+  FieldValue,
+  GapReason,
+  GapRecord,
+  IdentityKey,
+  LineRecord,
+  LogPage,
+  LogRecord,
+  LogStream,
+  RecordLevel,
+  SecretKey,
+  WithheldRecord,
+} from "./types.ts";

@@ -1,0 +1,471 @@
+/**
+ * The log page (pipeline.md §5–§7): select the lines the view has not accounted for, classify and
+ * redact them, mask PEM blocks across lines and pages, fit the page into its byte budget with one
+ * pass of prefix sums, sign the cursor for what was delivered, then apply the level filter.
+ */
+import { ServiceError } from "../api/errors.ts";
+import type { Level, LogChunk, SourceId } from "../domain.ts";
+import { type Classified, type ClassifyContext, classifyLine, type JsonRunState, levelRank, Pem } from "./classify.ts";
+import { keyById, lineHash, MAX_CURSOR_CHARS, MAX_FRONTIER_HASHES, signCursor, signingKey } from "./cursor.ts";
+import { gap } from "./gaps.ts";
+import { type RawLine, splitChunk } from "./lines.ts";
+import { BEFORE_ALL, frontierKey, hasFrontier, type Selection, selectLines } from "./resume.ts";
+import { utf8Length } from "./sanitize.ts";
+import { keyToMillis, parseUtcTime } from "./time.ts";
+import type {
+  CursorBinding,
+  CursorKeys,
+  CursorState,
+  GapRecord,
+  IdentityKey,
+  LineRecord,
+  LogPage,
+  LogRecord,
+  LogStream,
+  WithheldRecord,
+} from "./types.ts";
+
+export const PAGE_BUDGET_BYTES = 524_288;
+/** Downloads render the same records as text; keep them well under Lambda's 6 MB response. */
+export const DOWNLOAD_BUDGET_BYTES = 5 * 1024 * 1024 - 64 * 1024;
+export const READ_LIMIT_BYTES = 1_048_576;
+/** A line the read cut stalls the view while it is younger than this (pipeline.md §5). */
+export const STALL_MS = 3_000;
+
+export interface PageView {
+  binding: CursorBinding;
+  /** The view's tailLines (a cursor's own for a cursor poll). */
+  tailLines: number;
+  minLevel?: Level;
+  source: SourceId;
+}
+
+export interface BuildLogPageInput {
+  /** The driver's read; null when no Pod runs. */
+  chunk: LogChunk | null;
+  /** The verified cursor of this view, or null for a new view. */
+  cursor: CursorState | null;
+  /** The query's cursor had expired: a new view that starts with a `cursor_expired` gap. */
+  expired: boolean;
+  view: PageView;
+  deploymentId: string;
+  requestId: string;
+  /** Milliseconds since the epoch. */
+  now: number;
+  keys: { cursor: CursorKeys; identity: IdentityKey | null };
+  namespaceId: string;
+  /** Envelope budget in bytes; PAGE_BUDGET_BYTES unless building a download. */
+  maxBytes?: number;
+}
+
+export interface BuiltPage {
+  page: LogPage;
+  cursor: string | null;
+  /** The serialized success envelope `{"data":page,"meta":{"requestId":…}}`, checked against the budget. */
+  body: string;
+}
+
+const PEM_MASK = "[redacted:pem]";
+
+interface Entry {
+  rec: LogRecord;
+  /** Index in `take` of the last line this record covers; -1 for gaps. */
+  last: number;
+}
+
+interface PemState {
+  open: boolean;
+  unknown: boolean;
+}
+
+export function buildLogPage(input: BuildLogPageInput): BuiltPage {
+  const { chunk, view, now } = input;
+  const observedAt = new Date(now).toISOString();
+  const budget = input.maxBytes ?? PAGE_BUDGET_BYTES;
+  if (chunk === null) {
+    const page: LogPage = {
+      deploymentId: input.deploymentId,
+      source: view.source,
+      stream: null,
+      observedAt,
+      records: [],
+      withheld: 0,
+      truncated: false,
+      cursor: null,
+    };
+    return { page, cursor: null, body: envelope(page, [], input.requestId) };
+  }
+
+  const split = splitChunk(chunk.text, chunk.truncated);
+  const lines = split.lines;
+  const prior = input.cursor;
+  const sameStream =
+    prior !== null &&
+    prior.pod === chunk.pod &&
+    prior.podUid === chunk.podUid &&
+    prior.restartCount === chunk.restartCount &&
+    prior.previous === chunk.previous;
+  const frontier = sameStream ? prior : null;
+  const tailLines = prior?.tailLines ?? view.tailLines;
+  const firstTime = firstTimeOf(lines);
+
+  const entries: Entry[] = [];
+  if (input.expired) entries.push({ rec: gap("cursor_expired", null), last: -1 });
+  if (prior !== null && !sameStream) entries.push({ rec: gap("stream_replaced", firstTime), last: -1 });
+
+  const chunkStartComplete = !chunk.truncated && split.returned < tailLines;
+  const hashKey = frontier === null ? signingKey(input.keys.cursor) : keyById(input.keys.cursor, frontier.keyId);
+  if (hashKey === null) throw new ServiceError("RUNTIME_LOGS_CURSOR_INVALID", { internal: "cursor key gone" });
+  const sel = selectLines(lines, frontier, chunkStartComplete, hashKey);
+  const take = sel.take;
+  if (sel.windowGap) entries.push({ rec: gap("window_exceeded", firstTime), last: -1 });
+
+  // Classify in order, then mask PEM blocks.
+  const ctx: ClassifyContext = { identityKey: input.keys.identity, namespaceId: input.namespaceId };
+  const run: JsonRunState = { depth: 0 };
+  const classified = new Array<Classified>(take.length);
+  for (let q = 0; q < take.length; q++) classified[q] = classifyLine(lines[take[q]!]!.text, ctx, run);
+  const carried: PemState & { key: string | null } =
+    frontier?.pemOpen === true
+      ? {
+          open: true,
+          unknown: frontier.pemFrontier === null,
+          key: frontier.pemFrontier === null ? null : (parseUtcTime(frontier.pemFrontier)?.key ?? null),
+        }
+      : { open: false, unknown: false, key: null };
+  const { masked, after: pemAfter } = maskPem(lines, take, classified, carried);
+
+  // Records, coalescing consecutive withheld lines of one reason.
+  let open: { rec: WithheldRecord; entry: Entry } | null = null;
+  for (let q = 0; q < take.length; q++) {
+    const line = lines[take[q]!]!;
+    const c = classified[q]!.content;
+    if (!masked[q] && c.type === "withheld") {
+      if (open !== null && open.rec.reason === c.reason) {
+        open.rec.count++;
+        open.entry.last = q;
+        continue;
+      }
+      const rec: WithheldRecord = { type: "withheld", time: line.time, count: 1, reason: c.reason };
+      const entry = { rec, last: q };
+      entries.push(entry);
+      open = { rec, entry };
+      continue;
+    }
+    open = null;
+    let rec: LineRecord;
+    if (masked[q]) {
+      rec = { type: "line", time: line.time, kind: "text", level: "unknown", message: PEM_MASK };
+    } else {
+      const { type: _t, ...rest } = c as Exclude<typeof c, { type: "withheld" }>;
+      rec = { type: "line", time: line.time, ...rest };
+    }
+    entries.push({ rec, last: q });
+  }
+
+  // Trailing gaps: a stalled read, a stream replaced during the read.
+  const trailing: GapRecord[] = [];
+  let stall: "stay" | "skip" | null = null;
+  const partialTime = split.partialTime?.time ?? null;
+  if (chunk.truncated && take.length === 0) {
+    const partialMs = split.partialTime === null ? null : keyToMillis(split.partialTime.key);
+    stall = partialMs !== null && now - partialMs < STALL_MS ? "stay" : "skip";
+    trailing.push(
+      stall === "stay"
+        ? gap("truncated", partialTime, "truncated_line")
+        : gap("window_exceeded", partialTime, "window_exceeded_line"),
+    );
+  }
+  const after = chunk.observedAfter;
+  const replacedDuringRead =
+    after === null || after.podUid !== chunk.podUid || after.restartCount !== chunk.restartCount;
+  if (replacedDuringRead) trailing.push(gap("stream_replaced", null));
+
+  // Budget: envelope, trailing gaps, a possible `truncated` gap and the largest cursor are reserved.
+  const stream: LogStream = {
+    source: view.source,
+    pod: chunk.pod,
+    podUid: chunk.podUid,
+    container: chunk.container,
+    restartCount: chunk.restartCount,
+    previous: chunk.previous,
+  };
+  const shell: LogPage = {
+    deploymentId: input.deploymentId,
+    source: view.source,
+    stream,
+    observedAt,
+    records: [],
+    withheld: 999_999_999,
+    truncated: false,
+    cursor: "x".repeat(MAX_CURSOR_CHARS),
+  };
+  const truncGapReserve = utf8Length(JSON.stringify(gap("truncated", "9999-12-31T23:59:59.999999999Z"))) + 1;
+  let reserved = utf8Length(envelope(shell, [], input.requestId)) + truncGapReserve;
+  for (const g of trailing) reserved += utf8Length(JSON.stringify(g)) + 1;
+  const jsons = new Array<string>(entries.length);
+  let used = reserved;
+  let k = 0;
+  for (; k < entries.length; k++) {
+    const json = JSON.stringify(entries[k]!.rec);
+    const size = utf8Length(json) + 1;
+    if (used + size > budget) break;
+    used += size;
+    jsons[k] = json;
+  }
+  const cut = k < entries.length;
+  if (cut && !entries.slice(0, k).some((e) => e.last >= 0)) {
+    throw new ServiceError("INTERNAL", { internal: "a single record does not fit the page budget" });
+  }
+  const kept = entries.slice(0, k);
+  let lastItem = -1;
+  for (const e of kept) if (e.last > lastItem) lastItem = e.last;
+  const tail: GapRecord[] = [];
+  if (cut) tail.push(gap("truncated", entries[k]!.rec.time));
+  tail.push(...trailing);
+
+  // The cursor: the frontier after the last delivered line.
+  const state = nextState({
+    input,
+    lines,
+    take,
+    sel,
+    frontier,
+    lastItem,
+    pem:
+      lastItem >= 0
+        ? { open: (pemAfter[lastItem]! & 1) !== 0, unknown: (pemAfter[lastItem]! & 2) !== 0 }
+        : { open: carried.open, unknown: carried.unknown },
+    stall,
+    partialMs: split.partialTime === null ? null : keyToMillis(split.partialTime.key),
+    chunkStartComplete,
+    tailLines,
+  });
+  const token = signCursor(state, view.binding, input.keys.cursor);
+
+  // Level filter after signing: the cursor already resumes after hidden lines.
+  const min = view.minLevel;
+  const records: LogRecord[] = [];
+  const recordJson: string[] = [];
+  let withheld = 0;
+  for (let i = 0; i < kept.length; i++) {
+    const rec = kept[i]!.rec;
+    if (rec.type === "withheld") withheld += rec.count;
+    if (min !== undefined && rec.type === "line" && rec.level !== "unknown" && levelRank(rec.level) < levelRank(min)) {
+      continue;
+    }
+    records.push(rec);
+    recordJson.push(jsons[i]!);
+  }
+  for (const g of tail) {
+    records.push(g);
+    recordJson.push(JSON.stringify(g));
+  }
+  const page: LogPage = { ...shell, records, withheld, truncated: cut || stall === "stay", cursor: token };
+  const body = envelope(page, recordJson, input.requestId);
+  if (utf8Length(body) > budget) {
+    throw new ServiceError("INTERNAL", { internal: "page exceeded its budget after serialization" });
+  }
+  return { page, cursor: token, body };
+}
+
+function firstTimeOf(lines: readonly RawLine[]): string | null {
+  for (const l of lines) if (l.time !== null) return l.time;
+  return null;
+}
+
+/** `{"data":page,"meta":{"requestId"}}` with the records given as serialized JSON. */
+function envelope(page: LogPage, recordJson: readonly string[], requestId: string): string {
+  return (
+    `{"data":{"deploymentId":${JSON.stringify(page.deploymentId)},"source":${JSON.stringify(page.source)},` +
+    `"stream":${JSON.stringify(page.stream)},"observedAt":${JSON.stringify(page.observedAt)},` +
+    `"records":[${recordJson.join(",")}],"withheld":${page.withheld},"truncated":${page.truncated},` +
+    `"cursor":${JSON.stringify(page.cursor)}},"meta":{"requestId":${JSON.stringify(requestId)}}}`
+  );
+}
+
+/**
+ * PEM masking over the page's lines (pipeline.md §6). Returns which lines become `[redacted:pem]`
+ * and the block state after each line (for the cursor of a page cut short).
+ */
+function maskPem(
+  lines: readonly RawLine[],
+  take: readonly number[],
+  classified: readonly Classified[],
+  carried: PemState & { key: string | null },
+): { masked: Uint8Array; after: Uint8Array } {
+  const masked = new Uint8Array(take.length);
+  /** Bit 1: block open after the line; bit 2: its frontier unknown. */
+  const after = new Uint8Array(take.length);
+  let open = carried.open;
+  let unknown = carried.unknown;
+  let fromCarry = carried.open;
+  let prevKey: string | null = null;
+  for (let q = 0; q < take.length; q++) {
+    const key = lines[take[q]!]!.key;
+    const reordered = key === null || (prevKey !== null && key < prevKey);
+    if (key !== null && (prevKey === null || key > prevKey)) prevKey = key;
+    const c = classified[q]!;
+    if (c.content.type === "withheld") {
+      after[q] = (open ? 1 : 0) | (unknown ? 2 : 0);
+      continue;
+    }
+    if (open) {
+      if (unknown) {
+        masked[q] = 1;
+      } else if (fromCarry && (key === null || carried.key === null || key <= carried.key)) {
+        // Only a line strictly newer than the carried frontier may close a carried block.
+        masked[q] = 1;
+        if (key === null) unknown = true;
+      } else if (reordered) {
+        masked[q] = 1;
+        unknown = true;
+      } else if (c.pem === Pem.Shaped || c.pem === Pem.Begin) {
+        masked[q] = 1;
+        fromCarry = false;
+      } else if (c.pem === Pem.End) {
+        masked[q] = 1;
+        open = false;
+        fromCarry = false;
+      } else {
+        open = false;
+        fromCarry = false;
+      }
+    } else if (c.pem === Pem.Begin) {
+      open = true;
+      unknown = false;
+      fromCarry = false;
+    } else if (c.pem === Pem.End) {
+      // An END without its BEGIN: the page began mid-block; mask the PEM-shaped lines above it.
+      masked[q] = 1;
+      for (let b = q - 1; b >= 0; b--) {
+        const above = classified[b]!;
+        if (masked[b] || above.content.type !== "line" || above.pem !== Pem.Shaped) break;
+        masked[b] = 1;
+      }
+    }
+    after[q] = (open ? 1 : 0) | (unknown ? 2 : 0);
+  }
+  return { masked, after };
+}
+
+interface NextStateInput {
+  input: BuildLogPageInput;
+  lines: readonly RawLine[];
+  take: readonly number[];
+  sel: Selection;
+  frontier: CursorState | null;
+  lastItem: number;
+  pem: PemState;
+  stall: "stay" | "skip" | null;
+  partialMs: number | null;
+  chunkStartComplete: boolean;
+  tailLines: number;
+}
+
+function nextState(x: NextStateInput): CursorState {
+  const { input, lines, take, sel, frontier, lastItem, now } = { ...x, now: x.input.now };
+  const chunk = input.chunk!;
+  const signing = signingKey(input.keys.cursor);
+  const after = chunk.observedAfter;
+  const replaced = after !== null && (after.podUid !== chunk.podUid || after.restartCount !== chunk.restartCount);
+  const base = {
+    keyId: signing.id,
+    issuedAt: now,
+    pod: chunk.pod,
+    podUid: replaced ? after.podUid : chunk.podUid,
+    restartCount: replaced ? after.restartCount : chunk.restartCount,
+    previous: chunk.previous,
+    tailLines: x.tailLines,
+  };
+  const quiet = { lastTime: null, count: 0, complete: false, hashes: [] as string[] };
+  let front: Pick<CursorState, "lastTime" | "count" | "complete" | "hashes">;
+  let pem = x.pem;
+
+  if (lastItem < 0) {
+    if (x.stall === "skip") {
+      // Skip the line the read cannot hold: resume from this read.
+      front = quiet;
+      pem = { open: pem.open, unknown: true };
+    } else if (hasFrontier(frontier)) {
+      front = rehash(frontier, signing, lines, sel, take);
+      if (x.stall === "stay" && frontier.lastTime === null && x.partialMs !== null) {
+        base.issuedAt = Math.max(now - 30 * 60_000, Math.min(now, x.partialMs));
+      }
+    } else {
+      front = quiet;
+      if (x.stall === "stay" && x.partialMs !== null) {
+        base.issuedAt = Math.max(now - 30 * 60_000, Math.min(now, x.partialMs));
+      }
+    }
+  } else {
+    const eff = sel.eff;
+    let top = eff[take[0]!]!;
+    for (let q = 1; q <= lastItem; q++) if (eff[take[q]!]! > top) top = eff[take[q]!]!;
+    const T = frontier === null || !hasFrontier(frontier) ? null : frontierKey(frontier);
+    let group: number[];
+    let complete: boolean;
+    let count: number;
+    if (T !== null && top === T) {
+      // Still in the frontier's group: everything in the chunk's group up to the last delivered line
+      // is accounted for (delivered before, reported in a gap, or delivered now).
+      const all: number[] = [];
+      for (let i = 0; i < lines.length; i++) if (eff[i] === T) all.push(i);
+      const lastIdx = take[lastItem]!;
+      let end = 0;
+      while (end < all.length && all[end]! <= lastIdx) end++;
+      group = all.slice(0, end);
+      count = end;
+      complete = sel.startComplete && T !== BEFORE_ALL;
+    } else {
+      group = [];
+      for (let q = 0; q <= lastItem; q++) if (eff[take[q]!] === top) group.push(take[q]!);
+      count = group.length;
+      const first = group[0]!;
+      let olderBefore = false;
+      for (let i = 0; i < first && !olderBefore; i++) {
+        const key = lines[i]!.key;
+        if (key !== null && key < top) olderBefore = true;
+      }
+      complete = top !== BEFORE_ALL && (x.chunkStartComplete || olderBefore);
+    }
+    let lastTime: string | null = null;
+    if (top !== BEFORE_ALL) {
+      if (T !== null && top === T) lastTime = frontier!.lastTime;
+      else {
+        for (const i of group) {
+          const t = lines[i]!.time;
+          if (t !== null) {
+            lastTime = t;
+            break;
+          }
+        }
+      }
+    }
+    const hashes = group.slice(-MAX_FRONTIER_HASHES).map((i) => lineHash(signing, lines[i]!.raw));
+    front = { lastTime, count, complete, hashes };
+  }
+  if (replaced || after === null) pem = { open: false, unknown: false };
+  const pemFrontier = pem.open && !pem.unknown ? front.lastTime : null;
+  return { ...base, ...front, pemOpen: pem.open, pemFrontier };
+}
+
+/**
+ * Keep a frontier across a page that accounted nothing new. Hashes made with a previous key are
+ * recomputed with the signing key from the chunk where the group is still there.
+ */
+function rehash(
+  frontier: CursorState,
+  signing: { id: string; secret: Buffer },
+  lines: readonly RawLine[],
+  sel: Selection,
+  _take: readonly number[],
+): Pick<CursorState, "lastTime" | "count" | "complete" | "hashes"> {
+  const same = { lastTime: frontier.lastTime, count: frontier.count, complete: frontier.complete };
+  if (frontier.keyId === signing.id) return { ...same, hashes: frontier.hashes };
+  // Rotated key: the remembered hashes cannot be re-signed; keep the count, drop the hashes, so the
+  // next poll treats the group as ambiguous rather than trusting hashes of another key.
+  void lines;
+  void sel;
+  return { ...same, complete: false, hashes: [] };
+}

@@ -1,0 +1,89 @@
+/**
+ * What to ask the driver for (pipeline.md §5). A cursor of the same stream resumes with
+ * `sinceTime = lastTime − 2 s` (whole seconds, rounded down, so the overlap is 2–3 s on the kubelet's
+ * own clock); a view that delivered nothing yet resumes from its previous read time minus the overlap.
+ */
+import { keyToMillis, parseUtcTime } from "./time.ts";
+import type { CursorState } from "./types.ts";
+
+export const READ_LIMIT = 1_048_576;
+export const RESUME_OVERLAP_MS = 2_000;
+
+export interface ReadTargets {
+  pod: string;
+  podUid: string;
+  previous: boolean;
+  restartCount: number;
+  tailLines: number;
+}
+
+export interface LogReadInput {
+  cursor: CursorState | null;
+  pod: string;
+  podUid: string;
+  restartCount: number;
+  previous: boolean;
+  /** The query's tailLines (ignored when a cursor carries the view's own). */
+  tailLines: number;
+  sinceSeconds?: number;
+  sinceTime?: string;
+  now: number;
+}
+
+export interface LogReadPlan {
+  tailLines: number;
+  sinceTime?: string;
+  sinceSeconds?: number;
+  limitBytes: number;
+  /** The read continues the cursor's stream (same Pod, UID, restart count and `previous`). */
+  resume: boolean;
+}
+
+/** The stream and view settings a cursor points at, so the caller can tell a new view. */
+export function cursorTargets(state: CursorState): ReadTargets {
+  return {
+    pod: state.pod,
+    podUid: state.podUid,
+    previous: state.previous,
+    restartCount: state.restartCount,
+    tailLines: state.tailLines,
+  };
+}
+
+/** The instant (ms) a resumed read starts from, before the overlap. */
+export function resumeFrom(state: CursorState): number {
+  const parsed = state.lastTime === null ? null : parseUtcTime(state.lastTime);
+  return parsed === null ? state.issuedAt : keyToMillis(parsed.key);
+}
+
+export function planLogRead(input: LogReadInput): LogReadPlan {
+  const c = input.cursor;
+  if (c !== null) {
+    const same =
+      c.pod === input.pod &&
+      c.podUid === input.podUid &&
+      c.restartCount === input.restartCount &&
+      c.previous === input.previous;
+    if (!same) return { tailLines: c.tailLines, limitBytes: READ_LIMIT, resume: false };
+    const since = Math.floor((resumeFrom(c) - RESUME_OVERLAP_MS) / 1000) * 1000;
+    return {
+      tailLines: c.tailLines,
+      sinceTime: `${new Date(since).toISOString().slice(0, 19)}Z`,
+      limitBytes: READ_LIMIT,
+      resume: true,
+    };
+  }
+  const plan: LogReadPlan = { tailLines: input.tailLines, limitBytes: READ_LIMIT, resume: false };
+  if (input.sinceTime !== undefined) plan.sinceTime = input.sinceTime;
+  else if (input.sinceSeconds !== undefined) plan.sinceSeconds = input.sinceSeconds;
+  return plan;
+}
+
+/**
+ * Where only `sinceSeconds` is possible: `ceil((now − resume) / 1 s)` clamped to 1–86400. Clock skew
+ * between this service and the node beyond the overlap can then lose lines.
+ */
+export function sinceSecondsFor(state: CursorState, now: number): number {
+  const seconds = Math.ceil((now - (resumeFrom(state) - RESUME_OVERLAP_MS)) / 1000);
+  return Math.min(86_400, Math.max(1, seconds));
+}

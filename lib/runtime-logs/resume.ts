@@ -1,0 +1,155 @@
+/**
+ * Resume and de-duplication (pipeline.md §5). Lines are grouped by an effective time key: a timed
+ * line's own key, an untimed line the key of the timed line before it in the chunk. Against the
+ * cursor's frontier (lastTime T, count n, the keyed hashes of the last ≤ 16 lines accounted at T),
+ * older lines are dropped, newer ones taken, and the lines at T are skipped by position when that is
+ * certain, else by finding where the remembered hashes end. Lines that could be either are held
+ * back while nothing follows them, and reported in a gap once something does.
+ */
+import { lineHash } from "./cursor.ts";
+import type { RawLine } from "./lines.ts";
+import { parseUtcTime } from "./time.ts";
+import type { CursorState, SecretKey } from "./types.ts";
+
+/** Effective key of the group before every timed line (leading untimed lines). */
+export const BEFORE_ALL = "";
+
+export interface Selection {
+  /** Indices of the lines to account for on this page, in chunk order. */
+  take: number[];
+  /** Lines may be missing before `take[0]` (reported as `window_exceeded`). */
+  windowGap: boolean;
+  /** Nothing could be taken for certain: keep the frontier (no gap yet). */
+  hold: boolean;
+  /** Effective key per line. */
+  eff: string[];
+  /** Whether the chunk holds the first line of the frontier's group (else the read may have cut it). */
+  startComplete: boolean;
+}
+
+/** Effective keys; `frontierKey` decides where leading untimed lines go. */
+export function effectiveKeys(lines: readonly RawLine[], frontierKey: string | null): string[] {
+  const eff = new Array<string>(lines.length);
+  let firstTimed: string | null = null;
+  for (const l of lines) {
+    if (l.key !== null) {
+      firstTimed = l.key;
+      break;
+    }
+  }
+  // Leading untimed lines are older than the frontier if a line at or before it follows them;
+  // otherwise they may continue the frontier's group.
+  const leading =
+    frontierKey === null || frontierKey === BEFORE_ALL || (firstTimed !== null && firstTimed <= frontierKey)
+      ? BEFORE_ALL
+      : frontierKey;
+  let prev: string | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    const k = lines[i]!.key;
+    if (k !== null) prev = k;
+    eff[i] = k ?? prev ?? leading;
+  }
+  return eff;
+}
+
+export function frontierKey(state: CursorState): string {
+  if (state.lastTime === null) return BEFORE_ALL;
+  const parsed = parseUtcTime(state.lastTime);
+  return parsed === null ? BEFORE_ALL : parsed.key;
+}
+
+/** Whether a frontier exists at all (something was accounted in this view). */
+export const hasFrontier = (state: CursorState | null): state is CursorState =>
+  state !== null && (state.lastTime !== null || state.count > 0);
+
+/**
+ * Pick the lines of a resumed read that the view has not accounted for yet.
+ * `chunkStartComplete`: the read was neither full nor byte-cut, so it holds everything since its start.
+ */
+export function selectLines(
+  lines: readonly RawLine[],
+  state: CursorState | null,
+  chunkStartComplete: boolean,
+  hashKey: SecretKey,
+): Selection {
+  if (!hasFrontier(state)) {
+    const eff = effectiveKeys(lines, null);
+    return {
+      take: lines.map((_, i) => i),
+      windowGap: false,
+      hold: false,
+      eff,
+      startComplete: chunkStartComplete,
+    };
+  }
+  const T = frontierKey(state);
+  const eff = effectiveKeys(lines, T);
+  const group: number[] = [];
+  const newer: number[] = [];
+  let olderTimedBeforeGroup = false;
+  for (let i = 0; i < lines.length; i++) {
+    const e = eff[i]!;
+    if (e === T) group.push(i);
+    else if (e > T) newer.push(i);
+    else if (group.length === 0 && lines[i]!.key !== null) olderTimedBeforeGroup = true;
+  }
+  const startComplete = T !== BEFORE_ALL && (chunkStartComplete || olderTimedBeforeGroup);
+  const g = group.length;
+  const H = state.hashes;
+  const h = H.length;
+  const n = state.count;
+  // Hashes are computed lazily: the positional path needs only the ≤ 16 lines before `n`.
+  const gh: Array<string | undefined> = new Array(g);
+  const hashAt = (k: number): string => {
+    let v = gh[k];
+    if (v === undefined) {
+      v = lineHash(hashKey, lines[group[k]!]!.raw);
+      gh[k] = v;
+    }
+    return v;
+  };
+  const matchesAt = (p: number): boolean => {
+    for (let j = 1; j <= Math.min(p, h); j++) if (hashAt(p - j) !== H[h - j]) return false;
+    return true;
+  };
+  let pmin = -1;
+  let pmax = -1;
+  if (startComplete && state.complete && n <= g && matchesAt(n)) {
+    pmin = pmax = n;
+  } else {
+    // Every end position the remembered run could have: inside a complete group it ends at ≥ n
+    // with all hashes matching; in a group the read may have cut, it may end before the chunk.
+    const lo = startComplete ? n : 0;
+    for (let p = lo; p <= g; p++) {
+      if (startComplete && p < h) continue;
+      if (matchesAt(p)) {
+        if (pmin < 0) pmin = p;
+        pmax = p;
+      }
+    }
+  }
+  const unknown = pmin < 0;
+  if (unknown) {
+    pmin = 0;
+    pmax = g;
+  }
+  const take: number[] = [];
+  // Chunk order: the group's new tail and the newer lines, merged.
+  let a = pmax;
+  let b = 0;
+  while (a < g || b < newer.length) {
+    const ga = a < g ? group[a]! : Number.POSITIVE_INFINITY;
+    const nb = b < newer.length ? newer[b]! : Number.POSITIVE_INFINITY;
+    if (ga < nb) {
+      take.push(ga);
+      a++;
+    } else {
+      take.push(nb);
+      b++;
+    }
+  }
+  if (take.length === 0) return { take, windowGap: false, hold: true, eff, startComplete };
+  const windowGap = T !== BEFORE_ALL && (unknown || pmin < pmax || (!startComplete && pmin === 0));
+  const ambiguousUntimed = T === BEFORE_ALL && pmin < pmax;
+  return { take, windowGap: windowGap || ambiguousUntimed, hold: false, eff, startComplete };
+}

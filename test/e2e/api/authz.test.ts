@@ -1,0 +1,103 @@
+/**
+ * R7 over HTTP: the authorization matrix on every route, outsiders always 403, denials audited and
+ * free of limiter tokens, revocation effective on the very next poll; and the limiter's 429.
+ */
+import { DeleteCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { grantKey } from "../../../lib/registry/items.ts";
+import { createDynamo, localDynamoOptions } from "../../../lib/state/dynamo.ts";
+import type { LocalStack } from "../../../local/stack/index.ts";
+import { client, LOGS, NS, RUNTIME, scenario, startStack } from "./support.ts";
+
+let stack: LocalStack;
+let get: ReturnType<typeof client>;
+
+beforeAll(async () => {
+  stack = await startStack(scenario(["INFO hello"], { limits: { burst: 1000, ratePerSecond: 1000 } }));
+  get = client(stack);
+});
+afterAll(async () => stack?.close());
+
+const routes = {
+  status: RUNTIME,
+  deployments: `/namespaces/${NS}/agents/support/deployments`,
+  logs: `${LOGS}?source=gateway`,
+  download: `${LOGS}/download?source=gateway`,
+} as const;
+
+describe("authorization matrix", () => {
+  // principal → expected status per route on the standard Agent `support`
+  const matrix: Record<string, Record<keyof typeof routes, number>> = {
+    alice: { status: 200, deployments: 200, logs: 200, download: 200 },
+    bob: { status: 200, deployments: 200, logs: 403, download: 403 },
+    carol: { status: 200, deployments: 200, logs: 200, download: 200 },
+    erin: { status: 403, deployments: 403, logs: 403, download: 403 },
+    mallory: { status: 403, deployments: 403, logs: 403, download: 403 },
+    nobody: { status: 403, deployments: 403, logs: 403, download: 403 },
+  };
+  for (const [principal, expected] of Object.entries(matrix)) {
+    for (const [route, path] of Object.entries(routes)) {
+      it(`${principal} ${route} → ${expected[route as keyof typeof routes]}`, async () => {
+        const reply = await get(path, principal);
+        expect(reply.status).toBe(expected[route as keyof typeof routes]);
+        if (reply.status === 403) expect(reply.json.error.code).toBe("FORBIDDEN");
+      });
+    }
+  }
+
+  it("a sensitive Agent admits administer for status but not for logs", async () => {
+    const base = `/namespaces/${NS}/agents/vault/deployments/v1/runtime`;
+    expect((await get(base, "carol")).status).toBe(200);
+    expect((await get(`${base}/logs?source=gateway`, "carol")).status).toBe(403);
+    expect((await get(`${base}/logs?source=gateway`, "alice")).status).toBe(200);
+  });
+
+  it("answers 404 only to principals with access to the namespace", async () => {
+    const unknown = `/namespaces/${NS}/agents/ghost/deployments/d1/runtime`;
+    expect((await get(unknown, "alice")).status).toBe(404);
+    expect((await get(unknown, "mallory")).status).toBe(403);
+    expect((await get(`${RUNTIME.replace("d2", "d7")}`, "alice")).status).toBe(404);
+    expect((await get(`/namespaces/other-ns/agents/support/deployments/d2/runtime`, "alice")).status).toBe(
+      403,
+    );
+  });
+
+  it("answers 401 without a principal and 501 for a driver-owned deployment", async () => {
+    const none = await get(RUNTIME, null);
+    expect(none.status).toBe(401);
+    expect(none.json.error.code).toBe("UNAUTHENTICATED");
+    expect((await get(RUNTIME.replace("d2", "d9"), "alice")).status).toBe(501);
+    expect((await get(`${LOGS.replace("d2", "d9")}?source=gateway`, "alice")).status).toBe(501);
+  });
+
+  it("audits denials with the failed action", async () => {
+    const reply = await get(`${LOGS}?source=gateway`, "bob");
+    expect(reply.status).toBe(403);
+    const { doc } = createDynamo(localDynamoOptions(stack.dynamodbEndpoint));
+    const out = await doc.send(
+      new QueryCommand({
+        TableName: stack.environment.AUDIT_TABLE,
+        KeyConditionExpression: "pk = :pk",
+        ExpressionAttributeValues: { ":pk": `AGENT#${NS}#support` },
+      }),
+    );
+    const denial = (out.Items ?? []).find((i) => i.principalId === "bob" && i.outcome === "denied");
+    expect(denial).toMatchObject({ event: "openclaw.agents.runtime_logs.denied", action: "read_logs" });
+  });
+
+  it("revoking a grant stops the very next poll", async () => {
+    const first = await get(`${LOGS}?source=gateway`, "erin-temp");
+    expect(first.status).toBe(403);
+    const page = await get(`${LOGS}?source=gateway`, "alice");
+    expect(page.status).toBe(200);
+    const { doc } = createDynamo(localDynamoOptions(stack.dynamodbEndpoint));
+    await doc.send(
+      new DeleteCommand({ TableName: stack.environment.REGISTRY_TABLE, Key: grantKey("alice", NS, "*") }),
+    );
+    const poll = await get(
+      `${LOGS}?source=gateway&cursor=${encodeURIComponent(page.json.data.cursor)}`,
+      "alice",
+    );
+    expect(poll.status).toBe(403);
+  });
+});

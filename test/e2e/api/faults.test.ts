@@ -1,0 +1,77 @@
+/**
+ * R5 over HTTP: cluster 403, latency past the per-call timeout, an unreachable cluster, the audit
+ * table failing and DynamoDB failing each give their documented code, and no log byte is served
+ * without its audit record.
+ */
+import { CreateTableCommand, DeleteTableCommand } from "@aws-sdk/client-dynamodb";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createDynamo, localDynamoOptions } from "../../../lib/state/dynamo.ts";
+import { AUDIT_TABLE, createTableInput, REGISTRY_TABLE } from "../../../lib/state/tables.ts";
+import type { LocalStack } from "../../../local/stack/index.ts";
+import { CLUSTER, client, LOGS, RUNTIME, scenario, startStack } from "./support.ts";
+
+let stack: LocalStack;
+let get: ReturnType<typeof client>;
+const SECRET_LINE = "INFO the marker line 7c1e";
+
+beforeAll(async () => {
+  stack = await startStack(scenario([SECRET_LINE], { limits: { burst: 1000, ratePerSecond: 1000 } }));
+  get = client(stack);
+});
+afterAll(async () => stack?.close());
+afterEach(() => {
+  stack.sim.setFault({ cluster: CLUSTER, latencyMs: 0, failRate: 0, status: null, unreachable: false });
+});
+
+const logReads = () => stack.sim.stats().total.logReads;
+
+async function withTableGone(table: typeof AUDIT_TABLE, name: string, fn: () => Promise<void>) {
+  const { client: ddb } = createDynamo(localDynamoOptions(stack.dynamodbEndpoint));
+  await ddb.send(new DeleteTableCommand({ TableName: name }));
+  try {
+    await fn();
+  } finally {
+    await ddb.send(new CreateTableCommand(createTableInput(table, name)));
+  }
+}
+
+describe("faults", () => {
+  it("cluster 403 → 503 RUNTIME_LOGS_CLUSTER_RBAC, with no cluster text", async () => {
+    stack.sim.setFault({ cluster: CLUSTER, status: 403 });
+    const reply = await get(RUNTIME, "carol");
+    expect(reply.status).toBe(503);
+    expect(reply.json.error.code).toBe("RUNTIME_LOGS_CLUSTER_RBAC");
+    expect(reply.text).not.toMatch(/forbidden|tenant-a|pods/i);
+  });
+
+  it("unreachable cluster → 503 RUNTIME_LOGS_UNAVAILABLE", async () => {
+    stack.sim.setFault({ cluster: CLUSTER, unreachable: true });
+    const reply = await get(RUNTIME, "carol");
+    expect(reply.status).toBe(503);
+    expect(reply.json.error.code).toBe("RUNTIME_LOGS_UNAVAILABLE");
+  });
+
+  it("audit failing → 503 RUNTIME_LOGS_AUDIT_UNAVAILABLE and nothing read", async () => {
+    await withTableGone(AUDIT_TABLE, stack.environment.AUDIT_TABLE as string, async () => {
+      const before = logReads();
+      const reply = await get(`${LOGS}?source=gateway`, "carol");
+      expect(reply.status).toBe(503);
+      expect(reply.json.error.code).toBe("RUNTIME_LOGS_AUDIT_UNAVAILABLE");
+      expect(reply.text).not.toContain("marker");
+      expect(logReads()).toBe(before);
+      // A denial that cannot be audited is 503, not 403.
+      const denied = await get(`${LOGS}?source=gateway`, "bob");
+      expect(denied.status).toBe(503);
+      expect(denied.json.error.code).toBe("DEPENDENCY_UNAVAILABLE");
+    });
+  });
+
+  it("registry failing → 503 DEPENDENCY_UNAVAILABLE", async () => {
+    await withTableGone(REGISTRY_TABLE, stack.environment.REGISTRY_TABLE as string, async () => {
+      const reply = await get(`${LOGS}?source=gateway`, "dave");
+      expect(reply.status).toBe(503);
+      expect(reply.json.error.code).toBe("DEPENDENCY_UNAVAILABLE");
+      expect(reply.text).not.toMatch(/ResourceNotFound|dynamo/i);
+    });
+  });
+});

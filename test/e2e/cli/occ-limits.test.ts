@@ -1,0 +1,58 @@
+/**
+ * `occ` and the limiter, end to end: a scenario with a tiny bucket (burst 2, 0.5 token/s) makes the
+ * local stack answer 429; a single read reports it (exit 1), a follow waits for Retry-After and goes on.
+ */
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LocalStack, startLocalStack } from "../../../local/stack/index.ts";
+import { runOcc, startOcc } from "./spawn.ts";
+
+const SCENARIO = fileURLToPath(new URL("./scenario.json", import.meta.url));
+
+let stack: LocalStack;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  const scenario = JSON.parse(readFileSync(SCENARIO, "utf8")) as Record<string, unknown>;
+  scenario.limits = { burst: 2, ratePerSecond: 0.5 };
+  stack = await startLocalStack({ scenario, port: 0, quiet: true, warm: true });
+  env = {
+    OCC_ENDPOINT: stack.apiUrl,
+    OCC_NAMESPACE: "acme",
+    OCC_TOKEN: "local:alice",
+    OCC_POLL_INTERVAL_MS: "100",
+  };
+}, 120_000);
+afterAll(async () => {
+  await stack?.close();
+});
+
+const LOGS = ["agent", "logs", "shop", "--source", "gateway", "--deployment", "d1"];
+
+describe("rate limiting", { timeout: 120_000 }, () => {
+  it("reports a 429 with its Retry-After (exit 1), then a follow waits it out and continues", async () => {
+    // Spend the burst, then one more read is refused.
+    let refused: Awaited<ReturnType<typeof runOcc>> | undefined;
+    for (let i = 0; i < 4 && refused === undefined; i++) {
+      const r = await runOcc(LOGS, env);
+      if (r.code === 1) refused = r;
+      else expect(r.code).toBe(0);
+    }
+    expect(refused).toBeDefined();
+    expect(refused!.stderr).toMatch(
+      /^HTTP 429 RUNTIME_LOGS_RATE_LIMITED: .+ Retry after [1-9]\d*s\.\nRequest ID: req_[0-9a-f-]+\n$/,
+    );
+
+    const f = startOcc([...LOGS, "--follow"], env);
+    await f.until(({ stderr }) => stderr.includes("occ: rate limited; retrying in"));
+    await f.until(({ stdout }) => stdout.includes("hostile"));
+    // Polls every 100 ms against 0.5 token/s: it keeps being limited, and keeps going.
+    await f.until(({ stderr }) => (stderr.match(/rate limited; retrying in (\d+)s/g) ?? []).length >= 2);
+    const waits = [...f.stderr().matchAll(/rate limited; retrying in (\d+)s/g)].map((m) => Number(m[1]));
+    expect(waits.every((w) => w >= 2)).toBe(true);
+    f.child.kill("SIGTERM");
+    expect(await f.exited).toBe(0);
+    expect(f.stderr()).not.toMatch(/^HTTP /m);
+  });
+});

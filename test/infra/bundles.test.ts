@@ -1,0 +1,37 @@
+/**
+ * Bundles every function for real with esbuild, with the stack's own options (P3: each bundle
+ * ≤ 3 MiB minified), and checks the bundle is the ESM module the Lambda runtime loads.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Bundle, bundleFunction, MAX_BUNDLE_BYTES } from "../../infra/bundle.ts";
+import { FUNCTIONS, REQUIRE_SHIM } from "../../infra/functions.ts";
+
+const outdir = mkdtempSync(path.join(tmpdir(), "runtime-logs-bundles-"));
+let bundles: Bundle[] = [];
+
+beforeAll(async () => {
+  bundles = await Promise.all(FUNCTIONS.map(({ name }) => bundleFunction(name, outdir)));
+}, 120_000);
+
+afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+describe("function bundles (esbuild, as deployed)", () => {
+  it.each(FUNCTIONS.map((f) => [f.name] as const))(
+    "%s: ≤ 3 MiB, minified ESM with the require shim",
+    (name) => {
+      const bundle = bundles.find((b) => b.name === name)!;
+      expect(bundle.bytes).toBeGreaterThan(10_000);
+      expect(bundle.bytes).toBeLessThanOrEqual(MAX_BUNDLE_BYTES);
+      const code = readFileSync(bundle.file, "utf8");
+      expect(code.startsWith(REQUIRE_SHIM)).toBe(true);
+      expect(code).toMatch(/export\s*\{[^}]*\bas handler\b|export\s*\{\s*handler\b/);
+      expect(code).toMatch(/\/\/# sourceMappingURL=index\.mjs\.map\s*$/);
+      // Minified: few, long lines.
+      expect(code.split("\n").length).toBeLessThan(bundle.bytes / 200);
+      expect(bundle.sourceMapBytes).toBeGreaterThan(0);
+    },
+  );
+});

@@ -1,0 +1,163 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { isServiceError } from "../../../lib/api/errors.ts";
+import {
+  deploymentPathSchema,
+  isRfc3339Utc,
+  parseLogQuery,
+  parsePath,
+  requireNoQuery,
+} from "../../../lib/api/schemas.ts";
+
+const NOW = Date.parse("2026-11-29T12:00:00Z");
+
+function failure(fn: () => unknown) {
+  try {
+    fn();
+  } catch (error) {
+    if (!isServiceError(error)) throw error;
+    return error;
+  }
+  throw new Error("expected a ServiceError");
+}
+
+describe("log query", () => {
+  it("applies the contract's parameters and defaults", () => {
+    expect(parseLogQuery({ source: "gateway" }, "logs", NOW)).toEqual({ source: "gateway", download: false });
+    expect(
+      parseLogQuery(
+        {
+          source: "agent",
+          pod: "gw-0",
+          previous: "true",
+          tailLines: "1000",
+          sinceSeconds: "86400",
+          minLevel: "warn",
+        },
+        "logs",
+        NOW,
+      ),
+    ).toEqual({
+      source: "agent",
+      pod: "gw-0",
+      previous: true,
+      tailLines: 1000,
+      sinceSeconds: 86400,
+      minLevel: "warn",
+      download: false,
+    });
+    expect(parseLogQuery({ source: "gateway", download: "true" }, "logs", NOW).download).toBe(true);
+    expect(parseLogQuery({ source: "gateway", tailLines: "5" }, "download", NOW)).toMatchObject({
+      download: true,
+    });
+  });
+
+  it.each([
+    [{}, "query.source", "required"],
+    [{ source: "nope" }, "query.source", "invalid_value"],
+    [{ source: "gateway", tailLines: "0" }, "query.tailLines", "invalid_value"],
+    [{ source: "gateway", tailLines: "01" }, "query.tailLines", "invalid_value"],
+    [{ source: "gateway", tailLines: "+5" }, "query.tailLines", "invalid_value"],
+    [{ source: "gateway", tailLines: "1001" }, "query.tailLines", "invalid_value"],
+    [{ source: "gateway", sinceSeconds: "86401" }, "query.sinceSeconds", "invalid_value"],
+    [{ source: "gateway", sinceTime: "2026-02-30T00:00:00Z" }, "query.sinceTime", "invalid_value"],
+    [{ source: "gateway", sinceTime: "2026-11-29T11:00:00+01:00" }, "query.sinceTime", "invalid_value"],
+    [{ source: "gateway", sinceTime: "2026-11-29T12:00:01Z" }, "query.sinceTime", "in_future"],
+    [
+      { source: "gateway", sinceTime: "2026-11-29T11:00:00Z", sinceSeconds: "5" },
+      "query.sinceTime",
+      "conflict",
+    ],
+    [{ source: "gateway", cursor: "v1.a.b", download: "true" }, "query.cursor", "conflict"],
+    [{ source: "gateway", cursor: "v1.a.b", sinceSeconds: "5" }, "query.sinceSeconds", "conflict"],
+    [{ source: "gateway", pod: "Upper" }, "query.pod", "invalid_value"],
+    [{ source: "gateway", previous: "yes" }, "query.previous", "invalid_value"],
+    [{ source: "gateway", follow: "true" }, "query.follow", "unknown_parameter"],
+  ])("rejects %j at %s", (query, path, code) => {
+    const error = failure(() => parseLogQuery(query, "logs", NOW));
+    expect(error.code).toBe("INVALID_REQUEST");
+    expect(error.details).toContainEqual({ path, code });
+  });
+
+  it("rejects cursor and download on the download route", () => {
+    expect(failure(() => parseLogQuery({ source: "gateway", cursor: "v1.a.b" }, "download", NOW)).code).toBe(
+      "INVALID_REQUEST",
+    );
+  });
+
+  it("answers sandbox with pod or previous as RUNTIME_LOGS_POD_INVALID", () => {
+    expect(failure(() => parseLogQuery({ source: "sandbox", pod: "x" }, "logs", NOW)).code).toBe(
+      "RUNTIME_LOGS_POD_INVALID",
+    );
+    expect(failure(() => parseLogQuery({ source: "sandbox", previous: "true" }, "logs", NOW)).code).toBe(
+      "RUNTIME_LOGS_POD_INVALID",
+    );
+  });
+
+  it("never reflects arbitrary parameter names", () => {
+    const error = failure(() => parseLogQuery({ source: "gateway", "<script>": "1" }, "logs", NOW));
+    expect(JSON.stringify(error.details)).not.toContain("<script>");
+  });
+
+  it("only ever answers with a contract error, on any query (R6)", () => {
+    const key = fc.oneof(
+      fc.constantFrom(
+        "source",
+        "pod",
+        "previous",
+        "tailLines",
+        "sinceSeconds",
+        "sinceTime",
+        "minLevel",
+        "cursor",
+      ),
+      fc.string(),
+    );
+    fc.assert(
+      fc.property(fc.dictionary(key, fc.string({ unit: "grapheme", maxLength: 300 })), (query) => {
+        try {
+          parseLogQuery(query, "logs", NOW);
+        } catch (error) {
+          expect(isServiceError(error)).toBe(true);
+          if (isServiceError(error)) {
+            expect(error.status).toBe(400);
+            expect((error.details ?? []).length).toBeLessThanOrEqual(32);
+          }
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe("paths", () => {
+  it("accepts contract IDs and rejects everything else with 400", () => {
+    expect(
+      parsePath(deploymentPathSchema, { namespaceId: "acme", agentId: "support", deploymentId: "d3" }),
+    ).toEqual({
+      namespaceId: "acme",
+      agentId: "support",
+      deploymentId: "d3",
+    });
+    for (const bad of ["", "-a", "a-", "A", "a".repeat(65), "a/b", "a b", "é"]) {
+      const error = failure(() =>
+        parsePath(deploymentPathSchema, { namespaceId: bad, agentId: "support", deploymentId: "d3" }),
+      );
+      expect(error.code).toBe("INVALID_REQUEST");
+      expect(error.details).toContainEqual({ path: "path.namespaceId", code: expect.any(String) });
+    }
+  });
+
+  it("status routes take no query", () => {
+    expect(() => requireNoQuery(undefined)).not.toThrow();
+    expect(failure(() => requireNoQuery({ x: "1" })).details).toEqual([
+      { path: "query.x", code: "unknown_parameter" },
+    ]);
+  });
+
+  it("checks calendar dates", () => {
+    expect(isRfc3339Utc("2024-02-29T00:00:00.123456789Z")).toBe(true);
+    expect(isRfc3339Utc("2025-02-29T00:00:00Z")).toBe(false);
+    expect(isRfc3339Utc("2025-01-01T24:00:00Z")).toBe(false);
+  });
+});

@@ -1,0 +1,252 @@
+import { randomBytes } from "node:crypto";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { attribute, selectChain, transitionTime } from "../../../lib/restarts/attribute.ts";
+import { detectBetween, detectSingle } from "../../../lib/restarts/detect.ts";
+import { attributionDeps } from "../../../lib/restarts/identity.ts";
+import { readRestartLines } from "../../../lib/restarts/parse.ts";
+import type { ObservedTermination, Transition } from "../../../lib/restarts/types.ts";
+import { pseudonymize } from "../../../lib/runtime-logs/pseudonym.ts";
+import { container, event, obs, pod } from "./fixtures.ts";
+
+const KEY = { id: "k1", secret: randomBytes(32) };
+const deps = attributionDeps(KEY, "acme");
+
+const term = (over: Partial<ObservedTermination> = {}): ObservedTermination => ({
+  exitCode: 143,
+  signal: null,
+  reason: "Error",
+  message: null,
+  startedAt: "2026-11-29T11:00:00Z",
+  finishedAt: "2026-11-29T11:59:00Z",
+  ...over,
+});
+
+function restartOf(t: ObservedTermination, events = [event("Pulled")]): Transition {
+  const p = pod({ containers: [container({ restartCount: 1, lastTermination: t })], events });
+  return detectSingle(obs([p]))[0] as Transition;
+}
+
+const lines = (...texts: string[]) => readRestartLines(texts.join("\n"));
+
+function attr(t: Transition, previous: string[] = [], current: string[] = [], d = deps) {
+  return attribute(
+    {
+      namespaceId: "acme",
+      agentId: "support",
+      deploymentId: "d3",
+      transition: t,
+      previousLines: lines(...previous),
+      currentLines: lines(...current),
+      restartId: "01JD0000000000000000000000",
+      detectedAt: "2026-11-29T12:00:00.000Z",
+      detectedBy: "status-read",
+    },
+    d,
+  );
+}
+
+const verdict = (r: ReturnType<typeof attr>) => [r.trigger.category, r.trigger.confidence, r.actor.kind];
+
+describe("mapping table, in order of precedence", () => {
+  it.each([
+    ["slash-command", "operator-restart", "human-operator"],
+    ["control-ui", "operator-restart", "human-operator"],
+    ["cli", "operator-restart", "human-operator"],
+    ["restart-request", "operator-restart", "human-operator"],
+    ["gateway-tool", "operator-restart", "agent"],
+    ["config-write", "config-write", "agent"],
+    ["config-reload", "config-write", "agent"],
+    ["update", "gateway-update", "agent"],
+    ["gateway-update", "gateway-update", "agent"],
+  ])("dispatch source=%s → %s (%s), confirmed", (source, category, actor) => {
+    const r = attr(restartOf(term()), [`gateway restart-dispatch source=${source} sender_id=u1 old_pid=7`]);
+    expect(verdict(r)).toEqual([category, "confirmed", actor]);
+    expect(r.trigger.source).toBe(source);
+  });
+
+  it("the agent's dispatch outranks OOM; OOM outranks liveness Events", () => {
+    const oom = term({ reason: "OOMKilled", exitCode: 137 });
+    expect(verdict(attr(restartOf(oom), ["gateway restart-dispatch source=cli"])).slice(0, 1)).toEqual([
+      "operator-restart",
+    ]);
+    const liveness = [
+      event("Unhealthy", { message: "Liveness probe failed: timeout" }),
+      event("Killing", { message: "Container gateway failed liveness probe" }),
+    ];
+    expect(verdict(attr(restartOf(oom, liveness)))).toEqual(["oom", "confirmed", "kubernetes"]);
+  });
+
+  it("liveness needs Unhealthy (liveness) then Killing for that container", () => {
+    const ordered = [
+      event("Unhealthy", { message: "Liveness probe failed", lastObservedAt: "2026-11-29T11:58:00Z" }),
+      event("Killing", { lastObservedAt: "2026-11-29T11:58:30Z" }),
+    ];
+    expect(verdict(attr(restartOf(term(), ordered)))[0]).toBe("liveness-probe");
+    const reversed = [
+      event("Unhealthy", { message: "Liveness probe failed", lastObservedAt: "2026-11-29T11:58:30Z" }),
+      event("Killing", { lastObservedAt: "2026-11-29T11:58:00Z" }),
+    ];
+    expect(verdict(attr(restartOf(term(), reversed)))[0]).not.toBe("liveness-probe");
+    const readiness = [event("Unhealthy", { message: "Readiness probe failed" }), event("Killing")];
+    expect(verdict(attr(restartOf(term(), readiness)))[0]).not.toBe("liveness-probe");
+    const otherContainer = [
+      event("Unhealthy", { message: "Liveness probe failed", container: "sidecar" }),
+      event("Killing", { container: "sidecar" }),
+    ];
+    expect(verdict(attr(restartOf(term(), otherContainer)))[0]).not.toBe("liveness-probe");
+    const stale = [
+      event("Unhealthy", { message: "Liveness probe failed", lastObservedAt: "2026-11-29T10:00:00Z" }),
+      event("Killing", { lastObservedAt: "2026-11-29T10:00:01Z" }),
+    ];
+    expect(verdict(attr(restartOf(term(), stale)))[0]).not.toBe("liveness-probe");
+  });
+
+  it("Evicted / Preempting Events → eviction / preemption", () => {
+    expect(verdict(attr(restartOf(term(), [event("Evicted", { container: null })])))).toEqual([
+      "eviction",
+      "confirmed",
+      "kubernetes",
+    ]);
+    expect(verdict(attr(restartOf(term(), [event("Preempting", { container: null })])))[0]).toBe(
+      "preemption",
+    );
+  });
+
+  it("non-zero exit without a signal, or BackOff → crash (inferred); a signal exit alone → unknown", () => {
+    expect(verdict(attr(restartOf(term({ exitCode: 2 }))))).toEqual(["crash", "inferred", "kubernetes"]);
+    expect(verdict(attr(restartOf(term({ exitCode: 137 }), [event("BackOff")])))[0]).toBe("crash");
+    expect(verdict(attr(restartOf(term({ exitCode: 137, signal: 9 }))))).toEqual([
+      "unknown",
+      "unknown",
+      "external-unknown",
+    ]);
+    expect(verdict(attr(restartOf(term({ exitCode: 0 }))))[0]).toBe("unknown");
+  });
+
+  it("signal-received without a matching dispatch → external; a dispatch of another process does not match", () => {
+    const r = attr(restartOf(term()), [
+      "gateway restart-signal-received signal=SIGTERM source=slash-command old_pid=7",
+    ]);
+    expect(verdict(r)).toEqual(["external", "confirmed", "external-unknown"]);
+    expect(r.trigger.source).toBe("external");
+    const other = attr(restartOf(term()), [
+      "gateway restart-dispatch source=cli sender_id=u1 old_pid=5",
+      "gateway restart-signal-received signal=SIGTERM source=external old_pid=7",
+    ]);
+    expect(verdict(other)[0]).toBe("external");
+    expect(other.actor.actorRef).toBeNull();
+  });
+
+  it("a chain already completed in the previous instance is not evidence for this transition", () => {
+    const r = attr(restartOf(term()), [
+      "gateway restart-dispatch source=cli old_pid=5",
+      "gateway restart-signal-received signal=SIGUSR1 source=cli old_pid=5",
+      "gateway restart-completed source=cli old_pid=5 new_pid=6 first_start=false",
+    ]);
+    expect(verdict(r)[0]).toBe("unknown");
+  });
+
+  it("pod replacement: restartedAt change → rollout; otherwise pod-deletion; both inferred", () => {
+    const before = obs([pod({ restartedAt: "a" })]);
+    const rollout = detectBetween(
+      before,
+      obs([pod({ uid: "uid-b", name: "gw-1", restartedAt: "b" })]),
+    )[0] as Transition;
+    expect(verdict(attr(rollout))).toEqual(["rollout", "inferred", "external-unknown"]);
+    expect(attr(rollout).evidence.restartedAtAnnotation).toBe(true);
+    const same = detectBetween(
+      before,
+      obs([pod({ uid: "uid-b", name: "gw-1", restartedAt: "a" })]),
+    )[0] as Transition;
+    expect(verdict(attr(same))).toEqual(["pod-deletion", "inferred", "external-unknown"]);
+  });
+});
+
+describe("actor and identifiers", () => {
+  const dispatch =
+    "gateway restart-dispatch source=slash-command sender_id=alice-77 session_key=agent:main:discord:chan:9";
+
+  it("names the actor by keyed pseudonyms, with a coarse channel", () => {
+    const r = attr(restartOf(term()), [dispatch]);
+    expect(r.actor).toEqual({
+      kind: "human-operator",
+      actorRef: pseudonymize(KEY, "actor", "acme", "alice-77"),
+      sessionRef: pseudonymize(KEY, "session", "acme", "agent:main:discord:chan:9"),
+      channel: "discord",
+    });
+  });
+
+  it("without the identity key the references are withheld (null), never raw", () => {
+    const r = attr(restartOf(term()), [dispatch], [], attributionDeps(null, "acme"));
+    expect(r.actor).toMatchObject({ actorRef: null, sessionRef: null });
+    expect(JSON.stringify(r)).not.toMatch(/alice-77|chan:9/);
+  });
+
+  it("property: no raw sender_id or session_key value ever appears in a record", () => {
+    const ident = fc.string({
+      unit: fc.constantFrom(..."abcdefghXYZ0123456789-_.:@"),
+      minLength: 12,
+      maxLength: 40,
+    });
+    const phase = fc.constantFrom("dispatch", "signal-received", "completed");
+    const source = fc.constantFrom(
+      "slash-command",
+      "cli",
+      "gateway-tool",
+      "config-write",
+      "external",
+      "update",
+      "zzz",
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(phase, source, ident, ident), { minLength: 1, maxLength: 4 }),
+        fc.boolean(),
+        (steps, withKey) => {
+          const text = steps.map(
+            ([p, s, a, b]) => `gateway restart-${p} source=${s} sender_id=${a} session_key=${b}`,
+          );
+          const r = attr(restartOf(term()), text, text, attributionDeps(withKey ? KEY : null, "acme"));
+          const json = JSON.stringify(r);
+          for (const [, , a, b] of steps) {
+            expect(json).not.toContain(a);
+            expect(json).not.toContain(b);
+          }
+          for (const ref of [r.actor.actorRef, r.actor.sessionRef]) {
+            if (ref !== null) expect(ref).toMatch(/^hmac-sha256:v1:k1:[0-9a-f]{64}$/);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("record fields", () => {
+  it("redacts and caps the termination message", () => {
+    const r = attr(restartOf(term({ message: `token sk-ant-${"a".repeat(40)} ${"x".repeat(2000)}` })));
+    expect(r.termination?.message?.length).toBeLessThanOrEqual(512);
+    expect(r.termination?.message).not.toContain("sk-ant-aaaa");
+  });
+
+  it("uses finishedAt, then the completion time, then the new Pod's creation as the sort time", () => {
+    const t = restartOf(term());
+    expect(transitionTime(attr(t), t)).toBe("2026-11-29T11:59:00Z");
+  });
+
+  it("selectChain takes the boot completion only when it is the new instance's first restart line", () => {
+    const t = restartOf(term());
+    const chain = selectChain(t, [], lines("gateway restart-completed source=cli old_pid=3 new_pid=1"));
+    expect(chain.completed?.oldPid).toBe(3);
+    const notFirst = selectChain(
+      t,
+      [],
+      lines(
+        "gateway restart-dispatch source=cli",
+        "gateway restart-completed source=cli old_pid=3 new_pid=1",
+      ),
+    );
+    expect(notFirst.completed).toBeNull();
+  });
+});
