@@ -48,4 +48,6 @@ const deps: Deps = {
     writeFile(path, bytes, { flag: exclusive ? "wx" : "w", mode: 0o600 }),
 };
 
-process.exitCode = await run(process.argv.slice(2), deps);
+const code = await run(process.argv.slice(2), deps);
+// Exit once output is flushed, rather than when idle keep-alive sockets happen to close.
+process.stdout.write("", () => process.stderr.write("", () => process.exit(code)));

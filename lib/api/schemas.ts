@@ -95,9 +95,12 @@ function issuesToDetails(error: z.ZodError, prefix: string, input: Record<string
   return details.slice(0, MAX_DETAILS);
 }
 
-/** Echo a client's parameter name only when it is short and plain; never reflect arbitrary text. */
+/**
+ * Echo a client's parameter name only when it reads like a word (letters and `_`, no digits), so a
+ * typo is easy to spot but a secret pasted as a name (keys mix digits in) is never reflected.
+ */
 function safeName(key: string): string {
-  return /^[A-Za-z0-9_.-]{1,64}$/.test(key) ? key : "?";
+  return /^[A-Za-z][A-Za-z_]{0,31}$/.test(key) ? key : "?";
 }
 
 export function invalidRequest(details: ErrorDetail[]): ServiceError {

@@ -229,6 +229,8 @@ export function pendingObservation(
 interface DeploymentResult {
   /** Reads skipped because the budget ran out (the run is then partial). */
   skippedReads: number;
+  /** Observed without Events (a permission gap): attribution has less evidence. */
+  withoutEvents: boolean;
   transitions: number;
   written: number;
   existing: number;
@@ -242,11 +244,17 @@ async function probeDeployment(
   identity: ServiceKeys["identity"] | null,
 ): Promise<DeploymentResult> {
   const prev = await deps.observations.get(d.namespaceId, d.agentId, d.deploymentId);
-  const runtime = await deps.driver.observeRuntime(d, {
-    events: true,
-    signal: budget.signal,
-    deadline: budget.deadline,
-  });
+  const call = { signal: budget.signal, deadline: budget.deadline };
+  let withoutEvents = false;
+  let runtime: Awaited<ReturnType<ProbeDeps["driver"]["observeRuntime"]>>;
+  try {
+    runtime = await deps.driver.observeRuntime(d, { events: true, ...call });
+  } catch (e) {
+    if (codeOf(e) !== "RUNTIME_LOGS_CLUSTER_RBAC") throw e;
+    // Events denied (the clusters check names the permission): detect without them, attribute less.
+    runtime = await deps.driver.observeRuntime(d, { events: false, ...call });
+    withoutEvents = true;
+  }
   const observation = toObservation(runtime);
   const items: { transition: Transition; chain: RestartLine[] | null }[] = detectBetween(
     prev,
@@ -313,6 +321,7 @@ async function probeDeployment(
   );
   return {
     skippedReads,
+    withoutEvents,
     transitions: items.length,
     written: outcome.written,
     existing: outcome.existing,
@@ -340,6 +349,7 @@ async function checkRestarts(
     recorded: 0,
     existing: 0,
     deferred: 0,
+    withoutEvents: 0,
     failures: [],
     partial: false,
     skipped: 0,
@@ -357,6 +367,7 @@ async function checkRestarts(
       check.existing += r.existing;
       check.deferred += r.deferred;
       if (r.skippedReads > 0) check.partial = true;
+      if (r.withoutEvents) check.withoutEvents++;
     } catch (e) {
       const failure: DeploymentFailure = {
         namespaceId: d.namespaceId,
@@ -377,7 +388,7 @@ async function checkRestarts(
   check.status =
     deployments.length > 0 && check.failures.length === deployments.length
       ? "failed"
-      : check.failures.length > 0 || check.deferred > 0 || check.partial
+      : check.failures.length > 0 || check.deferred > 0 || check.partial || check.withoutEvents > 0
         ? "degraded"
         : "ok";
   return check;
@@ -397,6 +408,7 @@ const emptyRestarts = (status: CheckStatus, errorCode?: string): RestartsCheck =
   recorded: 0,
   existing: 0,
   deferred: 0,
+  withoutEvents: 0,
   failures: [],
   partial: false,
   skipped: 0,

@@ -67,6 +67,8 @@ export interface RestartsCheck {
   recorded: number;
   existing: number;
   deferred: number;
+  /** Deployments observed without Events because listing them was denied. */
+  withoutEvents: number;
   failures: DeploymentFailure[];
   partial: boolean;
   /** Deployments not observed because the time budget ran out. */

@@ -116,7 +116,7 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
   const chunkStartComplete = !chunk.truncated && split.returned < tailLines;
   const hashKey = frontier === null ? signingKey(input.keys.cursor) : keyById(input.keys.cursor, frontier.keyId);
   if (hashKey === null) throw new ServiceError("RUNTIME_LOGS_CURSOR_INVALID", { internal: "cursor key gone" });
-  const sel = selectLines(lines, frontier, chunkStartComplete, hashKey);
+  const sel = selectLines(lines, frontier, chunkStartComplete, hashKey, chunk.truncated);
   const take = sel.take;
   if (sel.windowGap) entries.push({ rec: gap("window_exceeded", firstTime), last: -1 });
 

@@ -64,13 +64,15 @@ export const hasFrontier = (state: CursorState | null): state is CursorState =>
 
 /**
  * Pick the lines of a resumed read that the view has not accounted for yet.
- * `chunkStartComplete`: the read was neither full nor byte-cut, so it holds everything since its start.
+ * `chunkStartComplete`: the read was neither full nor byte-cut, so it holds everything since its start;
+ * `truncated`: the read was byte-cut, so it may end inside the frontier's group.
  */
 export function selectLines(
   lines: readonly RawLine[],
   state: CursorState | null,
   chunkStartComplete: boolean,
   hashKey: SecretKey,
+  truncated = false,
 ): Selection {
   if (!hasFrontier(state)) {
     const eff = effectiveKeys(lines, null);
@@ -94,6 +96,8 @@ export function selectLines(
     else if (group.length === 0 && lines[i]!.key !== null) olderTimedBeforeGroup = true;
   }
   const startComplete = T !== BEFORE_ALL && (chunkStartComplete || olderTimedBeforeGroup);
+  // A byte-cut read whose last lines are the group may have stopped inside it.
+  const endOpen = truncated && newer.length === 0;
   const g = group.length;
   const H = state.hashes;
   const h = H.length;
@@ -108,20 +112,26 @@ export function selectLines(
     }
     return v;
   };
+  /**
+   * Whether the remembered run can end at chunk position `p` (p may pass the chunk's end when the
+   * read stopped inside the group): its hashes agree with every group line they overlap.
+   */
   const matchesAt = (p: number): boolean => {
-    for (let j = 1; j <= Math.min(p, h); j++) if (hashAt(p - j) !== H[h - j]) return false;
+    if (p > g && !endOpen) return false;
+    for (let j = Math.max(0, p - h); j < Math.min(p, g); j++) if (hashAt(j) !== H[j - (p - h)]) return false;
     return true;
   };
   let pmin = -1;
   let pmax = -1;
-  if (startComplete && state.complete && n <= g && matchesAt(n)) {
+  if (startComplete && state.complete && matchesAt(n)) {
     pmin = pmax = n;
   } else {
-    // Every end position the remembered run could have: inside a complete group it ends at ≥ n
-    // with all hashes matching; in a group the read may have cut, it may end before the chunk.
+    // Every end the remembered run could have: inside a group the chunk holds from its start it ends
+    // at ≥ n; a group counted from its start (complete) ends at ≤ n in any chunk that holds part of it.
     const lo = startComplete ? n : 0;
-    for (let p = lo; p <= g; p++) {
-      if (startComplete && p < h) continue;
+    let hi = endOpen ? Math.max(g + h, lo) : g;
+    if (state.complete) hi = Math.min(hi, n);
+    for (let p = lo; p <= hi; p++) {
       if (matchesAt(p)) {
         if (pmin < 0) pmin = p;
         pmax = p;
@@ -133,6 +143,8 @@ export function selectLines(
     pmin = 0;
     pmax = g;
   }
+  pmin = Math.min(pmin, g);
+  pmax = Math.min(pmax, g);
   const take: number[] = [];
   // Chunk order: the group's new tail and the newer lines, merged.
   let a = pmax;

@@ -313,6 +313,15 @@ describe("HTTP API", () => {
     expect(JSON.stringify(integration.IntegrationUri)).toContain(`"${logicalIds[route.target]}"`);
   });
 
+  it("uses one Lambda proxy integration per function, invocable from its routes only", () => {
+    s.template.resourceCountIs("AWS::ApiGatewayV2::Integration", 3);
+    const sources = resources(s.template, "AWS::Lambda::Permission").map(([, p]) =>
+      JSON.stringify(p.Properties.SourceArn),
+    );
+    expect(sources).toHaveLength(ROUTES.length);
+    for (const route of ROUTES) expect(sources.some((src) => src.includes(`/*/*${route.path}"`))).toBe(true);
+  });
+
   it("binds status, logs and download as documented", () => {
     const target = Object.fromEntries(ROUTES.map((r) => [r.path, r.target]));
     expect(target["/health"]).toBe("status");

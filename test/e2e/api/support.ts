@@ -134,7 +134,7 @@ export function scenario(
             },
             {
               deploymentId: "d9",
-              revision: 0,
+              revision: 3,
               runtimeLogging: "driver",
               placement: { gateway: { clusterId: CLUSTER, namespace: K8S_NS, plane: "control" } },
             },

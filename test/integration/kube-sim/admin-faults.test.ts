@@ -1,5 +1,6 @@
 /** Admin operations (in-process and over /__sim/), the clock, and fault injection. */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createClock } from "../../../local/kube-sim/clock.ts";
 import { type KubeSim, startKubeSim } from "../../../local/kube-sim/index.ts";
 import { isLoopback } from "../../../local/kube-sim/server.ts";
 import { basicScenario, LOG, mainGet, request, startBasic } from "./helpers.ts";
@@ -224,5 +225,36 @@ describe("faults", () => {
     await sim.close();
     expect(performance.now() - c0).toBeLessThan(2000);
     expect(await hanging).toBe("dropped");
+  });
+});
+
+describe("clock kinds", () => {
+  it("wall follows real time from the scenario's now; manual only moves when told", () => {
+    let real = 1_000_000;
+    const start = 1_800_000_000_000_000_000n;
+    const wall = createClock("wall", start, () => real);
+    const manual = createClock("manual", start, () => real);
+    real += 2500;
+    expect(wall.nowNs()).toBe(start + 2_500_000_000n);
+    expect(manual.nowNs()).toBe(start);
+    wall.advance(1000);
+    manual.advance(1000);
+    expect(wall.nowNs()).toBe(start + 3_500_000_000n);
+    expect(manual.nowNs()).toBe(start + 1_000_000_000n);
+    wall.set(start);
+    real += 10;
+    expect(wall.nowNs()).toBe(start + 10_000_000n);
+  });
+
+  it("a wall-clock scenario starts at its own now and ticks", async () => {
+    const raw = { ...basicScenario(), clock: "wall", now: "2020-01-01T00:00:00Z" };
+    const wall = await startKubeSim({ scenario: raw });
+    try {
+      const t = wall.now().getTime() - Date.parse("2020-01-01T00:00:00Z");
+      expect(t).toBeGreaterThanOrEqual(0);
+      expect(t).toBeLessThan(5000);
+    } finally {
+      await wall.close();
+    }
   });
 });

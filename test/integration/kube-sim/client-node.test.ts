@@ -46,7 +46,7 @@ describe("client-node against the simulator", () => {
       namespace: "tenant-a",
       labelSelector,
       limit: 2,
-      _continue: first.metadata?._continue,
+      _continue: first.metadata?._continue ?? "",
     });
     expect(rest.items.map((p) => p.metadata?.name)).toEqual(["pending-0"]);
     const pod = first.items[0]!;

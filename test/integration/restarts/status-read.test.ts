@@ -137,6 +137,32 @@ describe("status read records container restarts", () => {
     await noRawIdentifiers(r);
   });
 
+  it("an in-process restart found in the previous instance's tail is recorded too, with no extra read", async () => {
+    h.sim.advanceClock(60_000);
+    say(
+      h,
+      "gw-0",
+      `gateway restart-dispatch source=config-write sender_id=${RAW_SENDER} session_key=${RAW_SESSION} action=restart old_pid=1`,
+      "gateway restart-signal-received signal=SIGTERM source=external old_pid=1",
+      "gateway restart-completed signal=boot source=config-write old_pid=1 new_pid=1 first_start=false",
+      "INFO heap usage 97% of limit",
+    );
+    h.sim.advanceClock(60_000);
+    h.sim.restart({ ...gw, exitCode: 137, reason: "OOMKilled" });
+    h.sim.resetStats();
+    const found = await statusRead();
+    expect(h.sim.stats().total.logReads).toBe(2);
+    expect(found.map((r) => [r.scope, r.trigger.category, r.next.restartCount])).toEqual([
+      ["container-restart", "oom", 1],
+      ["in-process", "config-write", 0],
+    ]);
+    expect(found[1]?.actor).toMatchObject({
+      kind: "agent",
+      actorRef: expect.stringMatching(/^hmac-sha256:v1:/),
+    });
+    await noRawIdentifiers(found);
+  });
+
   it("a raw SIGTERM (signal-received without dispatch) is external, confirmed", async () => {
     h.sim.advanceClock(60_000);
     say(h, "gw-0", "gateway restart-signal-received signal=SIGTERM source=external old_pid=1");

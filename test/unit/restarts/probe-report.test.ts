@@ -39,6 +39,7 @@ function report(over: Partial<ProbeReport["checks"]> = {}): ProbeReport {
         recorded: 2,
         existing: 1,
         deferred: 0,
+        withoutEvents: 0,
         failures: [],
         partial: false,
         skipped: 0,

@@ -1,0 +1,150 @@
+/**
+ * The R2 model: random schedules of appends, restarts, replacements and polls against a model log,
+ * and the checker that the delivered records embed into it (see exactly-once.test.ts).
+ */
+import {
+  buildLogPage,
+  type CursorState,
+  type LogRecord,
+  planLogRead,
+  verifyCursor,
+} from "../../../lib/runtime-logs/index.ts";
+import { BINDING, chunkOf, type Entry, IDENTITY, KEYS, ModelLog, prng, T0 } from "./harness.ts";
+
+const WORDS = ["alpha", "beta", "gamma", "delta", "epsilon"];
+
+export interface Outcome {
+  records: LogRecord[];
+  global: Array<{ log: ModelLog; entry: Entry }>;
+  polls: number;
+}
+
+/** Run one random schedule; returns everything delivered and the model it came from. */
+export function runSchedule(seed: number, trace?: (msg: string) => void): Outcome {
+  const r = prng(seed);
+  let ns = BigInt(T0) * 1_000_000n;
+  let uidCounter = 0;
+  let log = new ModelLog(`uid-${uidCounter}`, 0);
+  const logs: ModelLog[] = [log];
+  const records: LogRecord[] = [];
+  let token: string | null = null;
+  let viewTail = [3, 5, 10, 50, 200][r.int(5)]!;
+  let polls = 0;
+  const text = (): string => `${WORDS[r.int(WORDS.length)]} ${r.int(4)}`;
+  const steps = 10 + r.int(40);
+  for (let step = 0; step < steps; step++) {
+    const roll = r.next();
+    if (roll < 0.4) {
+      const n = 1 + r.int(12);
+      for (let i = 0; i < n; i++) {
+        const dt = r.next();
+        if (dt < 0.5) ns += BigInt(r.int(400_000_000));
+        else if (dt < 0.6) ns += BigInt(1 + r.int(1000));
+        else if (dt < 0.9) ns += 0n;
+        else ns += BigInt(1 + r.int(4)) * 1_000_000_000n;
+        log.append(ns, text(), r.next() < 0.05);
+      }
+    } else if (roll < 0.47) {
+      // A group larger than 16 at one timestamp, often of identical lines.
+      ns += BigInt(1 + r.int(1_000_000_000));
+      const same = text();
+      const n = 17 + r.int(24);
+      for (let i = 0; i < n; i++) log.append(ns, r.next() < 0.7 ? same : text());
+    } else if (roll < 0.52) {
+      ns += BigInt(1 + r.int(2_000_000_000));
+      log = r.next() < 0.5 ? new ModelLog(log.uid, log.restartCount + 1) : new ModelLog(`uid-${++uidCounter}`, 0);
+      logs.push(log);
+    } else {
+      // Poll, a little after the newest line, sometimes much later (cursor expiry).
+      const late = r.next();
+      ns += late < 0.03 ? 2n * 3_600_000_000_000n : BigInt(r.int(5_000_000_000));
+      const now = Number(ns / 1_000_000n);
+      let state: CursorState | null = null;
+      let expired = false;
+      if (token !== null) {
+        const v = verifyCursor(token, { binding: BINDING, keys: KEYS, now });
+        if (v.status === "expired") expired = true;
+        else state = v.state;
+      }
+      if (state === null) viewTail = [3, 5, 10, 50, 200][r.int(5)]!;
+      const plan = planLogRead({
+        cursor: state,
+        pod: "gateway-0",
+        podUid: log.uid,
+        restartCount: log.restartCount,
+        previous: false,
+        tailLines: viewTail,
+        now,
+      });
+      const limitBytes = [200, 600, 2_000, 1_048_576][r.int(4)]!;
+      const read = log.read({ ...plan, limitBytes, nowNs: ns });
+      // Sometimes the container restarts while the log is read: the re-read sees it.
+      let after: ModelLog = log;
+      if (r.next() < 0.04) {
+        after = new ModelLog(log.uid, log.restartCount + 1);
+        ns += 1_000_000n;
+      }
+      const out = buildLogPage({
+        chunk: chunkOf(log, read, limitBytes, after),
+        cursor: state,
+        expired,
+        view: { binding: BINDING, tailLines: viewTail, source: "gateway" },
+        deploymentId: BINDING.deploymentId,
+        requestId: "req_00000000-0000-4000-8000-000000000000",
+        now,
+        keys: { cursor: KEYS, identity: IDENTITY },
+        namespaceId: BINDING.namespaceId,
+        maxBytes: [4_000, 6_000, 20_000, 524_288][r.int(4)]!,
+      });
+      trace?.(
+        `poll now=${new Date(now).toISOString()} plan=${JSON.stringify(plan)} tail=${viewTail} limit=${limitBytes} stream=${log.uid}/${log.restartCount} truncated=${read.truncated}\n  chunk=${JSON.stringify(read.text)}\n  state=${JSON.stringify(state)}\n  records=${JSON.stringify(out.page.records.map((x) => (x.type === "line" ? `${x.time} ${x.message}` : x.type === "gap" ? `GAP ${x.reason}` : `W${x.count}`)))}`,
+      );
+      records.push(...out.page.records);
+      token = out.cursor;
+      polls++;
+      if (after !== log) {
+        log = after;
+        logs.push(log);
+      }
+    }
+  }
+  return { records, global: logs.flatMap((l) => l.entries.map((entry) => ({ log: l, entry }))), polls };
+}
+
+/**
+ * Whether the delivered records embed into the model: the set of model positions consistent with
+ * what was delivered so far; a line advances by one matching line, a gap lets it skip ahead.
+ */
+export function check(o: Outcome): string | null {
+  const n = o.global.length;
+  let cur = new Uint8Array(n + 1).fill(1); // a view may start anywhere (its tail)
+  for (let k = 0; k < o.records.length; k++) {
+    const rec = o.records[k]!;
+    const next = new Uint8Array(n + 1);
+    if (rec.type === "gap" && rec.reason === "cursor_expired") {
+      // A new view: it starts over from its own tail, so any position is possible again.
+      next.fill(1);
+    } else if (rec.type === "gap") {
+      let seen = false;
+      for (let p = 0; p <= n; p++) {
+        if (cur[p] === 1) seen = true;
+        if (seen) next[p] = 1;
+      }
+    } else if (rec.type === "withheld") {
+      for (let p = 0; p + rec.count <= n; p++) if (cur[p] === 1) next[p + rec.count] = 1;
+    } else {
+      for (let p = 0; p < n; p++) {
+        if (cur[p] !== 1) continue;
+        const g = o.global[p]!;
+        const want = g.log.expected(g.entry);
+        if (want.time === rec.time && want.message === rec.message) next[p + 1] = 1;
+      }
+    }
+    if (!next.includes(1)) {
+      return `record ${k} ${JSON.stringify(rec)} cannot follow what was delivered (duplicate or unreported loss)`;
+    }
+    cur = next;
+  }
+  return null;
+}
+
