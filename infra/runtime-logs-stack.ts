@@ -8,7 +8,7 @@ import { Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
 import { Schedule, ScheduleExpression, ScheduleTargetInput } from "aws-cdk-lib/aws-scheduler";
 import { LambdaInvoke } from "aws-cdk-lib/aws-scheduler-targets";
 import type { Construct } from "constructs";
-import { TABLES } from "../lib/state/tables.ts";
+import { AUDIT_TABLE, REGISTRY_TABLE, STATE_TABLE, type TableDefinition } from "../lib/state/tables.ts";
 import { TABLE_ACCESS, type TableAccess, type TableKey } from "./access.ts";
 import { ServiceAlarms } from "./constructs/alarms.ts";
 import { RuntimeLogsApi } from "./constructs/http-api.ts";
@@ -66,7 +66,11 @@ export class RuntimeLogsStack extends Stack {
       state: this.tables.state.tableArn,
       audit: this.tables.audit.tableArn,
     };
-    const indexNames = new Set(TABLES.flatMap((t) => t.globalSecondaryIndexes.map((i) => i.indexName)));
+    const definitions: Record<TableKey, TableDefinition> = {
+      registry: REGISTRY_TABLE,
+      state: STATE_TABLE,
+      audit: AUDIT_TABLE,
+    };
 
     const functions = {} as Record<FunctionName, ServiceFunction>;
     for (const spec of FUNCTIONS) {
@@ -79,7 +83,9 @@ export class RuntimeLogsStack extends Stack {
       const grants = Object.entries(TABLE_ACCESS[spec.name]) as [TableKey, TableAccess][];
       for (const [table, access] of grants) {
         for (const index of access.indexes ?? []) {
-          if (!indexNames.has(index)) throw new Error(`Unknown index "${index}" in the access table.`);
+          if (!definitions[table].globalSecondaryIndexes.some((gsi) => gsi.indexName === index)) {
+            throw new Error(`The ${table} table has no index "${index}".`);
+          }
         }
         grantTable(fn.role, { tableArn: tableArns[table], ...access });
       }

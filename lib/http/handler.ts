@@ -7,6 +7,7 @@ import type { Logger } from "@aws-lambda-powertools/logger";
 import middy from "@middy/core";
 import type { APIGatewayProxyEventV2, Context } from "aws-lambda";
 import { isServiceError, ServiceError } from "../api/errors.ts";
+import { redactText } from "../runtime-logs/redact.ts";
 import { type Deadline, startDeadline, withinDeadline } from "./deadline.ts";
 import { errorResult, type HttpResult, newRequestId } from "./response.ts";
 
@@ -110,7 +111,7 @@ function describeError(error: ServiceError): Record<string, unknown> {
   const cause = error.cause;
   return {
     code: error.code,
-    internal: error.message === error.code ? undefined : error.message,
+    internal: error.message === error.code ? undefined : truncate(error.message),
     cause:
       cause instanceof Error
         ? { name: cause.name, message: cause instanceof ServiceError ? cause.code : truncate(cause.message) }
@@ -118,4 +119,5 @@ function describeError(error: ServiceError): Record<string, unknown> {
   };
 }
 
-const truncate = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}…` : text);
+/** Internal text may quote cluster or SDK answers: redact it and keep it short. */
+const truncate = (text: string) => redactText(text.length > 300 ? `${text.slice(0, 300)}…` : text);

@@ -234,6 +234,14 @@ function channelOf(line: RestartLine | null): string | null {
   return null;
 }
 
+/** A `source=` value is a short code; anything else from the log is not copied. */
+const SOURCE_CODE = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
+function sourceCode(source: string | null, deps: AttributionDeps): string | null {
+  if (source === null || !SOURCE_CODE.test(source)) return null;
+  const redacted = deps.redact(source);
+  return redacted === source ? cut(source, MAX_SOURCE) : null;
+}
+
 const lineTime = (l: RestartLine | null): string | null => (l ? (l.kubeletTime ?? l.agentTime) : null);
 
 /** Builds the restart record of one transition. */
@@ -299,7 +307,7 @@ export function attribute(input: AttributionInput, deps: AttributionDeps): Resta
       : null,
     trigger: {
       category: verdict.category,
-      source: source === null ? null : cut(source, MAX_SOURCE),
+      source: sourceCode(source, deps),
       confidence: verdict.confidence,
     },
     actor: {

@@ -16,7 +16,8 @@
  *   recorded is not read again.
  * - Bounded: only container restarts visible in this one observation (`restartCount > 0` with
  *   `lastState.terminated`) are recorded; per restarted container at most one previous-log read
- *   (tail 200 lines, ≤ 64 KiB) and one head read of the new instance (≤ 16 KiB), up to 4 at a time.
+ *   (tail 200 lines, ≤ 64 KiB) and one head read of the new instance (≤ 16 KiB), up to 4 at a time,
+ *   at most 8 uncached transitions per call (newest first), none started within 1 s of `deadline`.
  *   Pod replacements need two observations and are the health probe's.
  * - Never throws: read and write failures are logged and leave the transition for a later
  *   observation; a failed list returns `[]` (logged). Returns the 20 newest records, newest first.
@@ -28,9 +29,9 @@ import type { IdentityKey } from "../runtime-logs/types.ts";
 import { detectSingle } from "./detect.ts";
 import { attributionDeps } from "./identity.ts";
 import { toObservation } from "./observe.ts";
-import { type RestartCache, type RestartLog, recordTransitions, silentLog } from "./record.ts";
+import { RestartCache, type RestartLog, recordTransitions, silentLog } from "./record.ts";
 import { RESTART_LIST_LIMIT, type RestartStore } from "./store.ts";
-import type { RestartRecord } from "./types.ts";
+import type { RestartRecord, Transition } from "./types.ts";
 
 export { attribute } from "./attribute.ts";
 export { detectBetween, detectInProcess, detectSingle, instanceKey } from "./detect.ts";
@@ -59,6 +60,22 @@ export interface StatusRestartsInput {
   signal: AbortSignal;
   deadline: number;
   log?: RestartLog;
+  /** Transitions attributed per call, newest first (default 8); the rest wait for a later read. */
+  maxTransitions?: number;
+}
+
+/** Transitions one status read attributes at most (each may cost two log reads). */
+export const STATUS_READ_MAX_TRANSITIONS = 8;
+
+/** The newest records of a deployment, newest first (at most 20). */
+export function listRestarts(
+  store: RestartStore,
+  namespaceId: string,
+  agentId: string,
+  deploymentId: string,
+  limit = RESTART_LIST_LIMIT,
+): Promise<RestartRecord[]> {
+  return store.list(namespaceId, agentId, deploymentId, limit);
 }
 
 export async function recordAndListRestarts(input: StatusRestartsInput): Promise<RestartRecord[]> {
@@ -66,7 +83,11 @@ export async function recordAndListRestarts(input: StatusRestartsInput): Promise
   const { namespaceId, agentId, deploymentId } = input.deployment;
   try {
     const observation = toObservation(input.runtime);
-    const transitions = detectSingle(observation);
+    const newestFirst = (t: Transition) => t.previous.finishedAt ?? "";
+    const transitions = detectSingle(observation)
+      .filter((t) => !input.cache.has(RestartCache.keyOf(t)))
+      .sort((a, b) => newestFirst(b).localeCompare(newestFirst(a)))
+      .slice(0, input.maxTransitions ?? STATUS_READ_MAX_TRANSITIONS);
     if (transitions.length > 0) {
       await recordTransitions(
         {
@@ -89,7 +110,7 @@ export async function recordAndListRestarts(input: StatusRestartsInput): Promise
     log.warn("restart recording failed", { code: (e as { code?: string }).code ?? "INTERNAL" });
   }
   try {
-    return await input.store.list(namespaceId, agentId, deploymentId, RESTART_LIST_LIMIT);
+    return await listRestarts(input.store, namespaceId, agentId, deploymentId, RESTART_LIST_LIMIT);
   } catch (e) {
     log.warn("restart records could not be listed", { code: (e as { code?: string }).code ?? "INTERNAL" });
     return [];

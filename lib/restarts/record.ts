@@ -21,6 +21,9 @@ export const READ_BOUNDS = {
   headBytes: 16 * 1024,
 } as const;
 
+/** Reads are not started with less time than this left before the deadline. */
+export const MIN_TIME_LEFT_MS = 1_000;
+
 /** Minimal structured logger (Powertools' Logger fits). Fields never carry log text or identifiers. */
 export interface RestartLog {
   warn(message: string, fields?: Record<string, unknown>): void;
@@ -187,6 +190,8 @@ async function recordOne(
   const extra = { written: 0, existing: 0 };
   const cacheKey = RestartCache.keyOf(t);
   if (ctx.cache?.has(cacheKey)) return { outcome: "cached", extra };
+  // Never start reads the caller's deadline cannot wait for: leave the transition for later.
+  if (ctx.deadline - ctx.now() < MIN_TIME_LEFT_MS) return { outcome: "deferred", extra };
   let previousLines: RestartLine[] = [];
   let currentLines: RestartLine[] = [];
   if (chain) {

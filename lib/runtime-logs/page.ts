@@ -167,8 +167,10 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
   const trailing: GapRecord[] = [];
   let stall: "stay" | "skip" | null = null;
   const partialTime = split.partialTime?.time ?? null;
+  const frontierMs = frontier?.lastTime == null ? null : keyToMillis(frontierKey(frontier));
   if (chunk.truncated && take.length === 0) {
-    const partialMs = split.partialTime === null ? null : keyToMillis(split.partialTime.key);
+    // The line's age; when its time was cut off, the frontier is a lower bound of it.
+    const partialMs = split.partialTime === null ? frontierMs : keyToMillis(split.partialTime.key);
     stall = partialMs !== null && now - partialMs < STALL_MS ? "stay" : "skip";
     trailing.push(
       stall === "stay"
@@ -238,6 +240,7 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
         : { open: carried.open, unknown: carried.unknown },
     stall,
     partialMs: split.partialTime === null ? null : keyToMillis(split.partialTime.key),
+    frontierMs,
     chunkStartComplete,
     tailLines,
   });
@@ -361,6 +364,7 @@ interface NextStateInput {
   partialMs: number | null;
   chunkStartComplete: boolean;
   tailLines: number;
+  frontierMs: number | null;
 }
 
 function nextState(x: NextStateInput): CursorState {
@@ -384,9 +388,11 @@ function nextState(x: NextStateInput): CursorState {
 
   if (lastItem < 0) {
     if (x.stall === "skip") {
-      // Skip the line the read cannot hold: resume from this read.
+      // Skip the line the read cannot hold: resume from this read, but never from before what was
+      // delivered (the next read starts at issuedAt − 2 s, whole seconds, strictly after lastTime).
       front = quiet;
       pem = { open: pem.open, unknown: true };
+      if (x.frontierMs !== null) base.issuedAt = Math.min(now + 59_000, Math.max(now, x.frontierMs + 3_001));
     } else if (hasFrontier(frontier)) {
       front = rehash(frontier, signing, lines, sel, take);
       if (x.stall === "stay" && frontier.lastTime === null && x.partialMs !== null) {

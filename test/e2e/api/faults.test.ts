@@ -51,6 +51,24 @@ describe("faults", () => {
     expect(reply.json.error.code).toBe("RUNTIME_LOGS_UNAVAILABLE");
   });
 
+  it("a lone cluster call past its 5 s timeout → 503 RUNTIME_LOGS_UNAVAILABLE", async () => {
+    stack.sim.setFault({ cluster: CLUSTER, latencyMs: 5_600 });
+    const reply = await get(RUNTIME, "carol");
+    expect(reply.status).toBe(503);
+    expect(reply.json.error.code).toBe("RUNTIME_LOGS_UNAVAILABLE");
+  });
+
+  it("calls that together pass the 10 s request deadline → 504 RUNTIME_LOGS_TIMEOUT, no log bytes", async () => {
+    expect((await get(`${LOGS}?source=gateway`, "carol")).status).toBe(200); // warm: time the deadline, not the import
+    stack.sim.setFault({ cluster: CLUSTER, latencyMs: 3_600 });
+    const started = Date.now();
+    const reply = await get(`${LOGS}?source=gateway`, "carol");
+    expect(reply.status).toBe(504);
+    expect(reply.json.error.code).toBe("RUNTIME_LOGS_TIMEOUT");
+    expect(reply.text).not.toContain("marker");
+    expect(Date.now() - started).toBeLessThan(10_800);
+  });
+
   it("audit failing → 503 RUNTIME_LOGS_AUDIT_UNAVAILABLE and nothing read", async () => {
     await withTableGone(AUDIT_TABLE, stack.environment.AUDIT_TABLE as string, async () => {
       const before = logReads();

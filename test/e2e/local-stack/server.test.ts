@@ -169,3 +169,35 @@ describe("local API Gateway server", () => {
     expect((await fetch(`${base}/health`)).status).toBe(201);
   });
 });
+
+describe("before the functions exist", () => {
+  it("answers /health locally with the contract headers, and 500 for routes without a function", async () => {
+    const loader: HandlerLoader = {
+      exists: () => false,
+      load: () => Promise.reject(new Error("must not be imported")),
+    };
+    const bare = createApiServer({
+      handlers: loader,
+      consoleAssets: createConsoleAssets("/nonexistent-console-dir"),
+      principals: () => [],
+      isReady: () => true,
+      log: () => {},
+    });
+    await new Promise<void>((r) => bare.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+    try {
+      const health = await fetch(`${url}/health`);
+      expect(health.status).toBe(200);
+      expect(health.headers.get("cache-control")).toBe("no-store");
+      expect(health.headers.get("x-content-type-options")).toBe("nosniff");
+      const requestId = health.headers.get("x-request-id");
+      expect(requestId).toMatch(/^req_/);
+      expect(((await health.json()) as { meta: { requestId: string } }).meta.requestId).toBe(requestId);
+      const logs = await fetch(`${url}/namespaces/a/agents/b/deployments/c/runtime/logs?source=gateway`);
+      expect(logs.status).toBe(500);
+      expect(await logs.json()).toEqual({ message: "Internal Server Error" });
+    } finally {
+      await new Promise((r) => bare.close(r));
+    }
+  });
+});
