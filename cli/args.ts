@@ -127,12 +127,16 @@ export function parseEndpoint(value: string): URL {
   try {
     url = new URL(value);
   } catch {
-    throw new UsageError(`--endpoint ${quoteArg(value)} is not a URL (example: https://api.example.com)`);
+    const shown = value.includes("@") ? "" : ` ${quoteArg(value)}`;
+    throw new UsageError(`--endpoint${shown} is not a URL (example: https://api.example.com)`);
   }
   if (url.protocol !== "https:" && url.protocol !== "http:")
     throw new UsageError(`--endpoint ${quoteArg(value)} must be an http or https URL`);
-  if (url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "")
-    throw new UsageError(`--endpoint ${quoteArg(value)} must not carry credentials, a query or a fragment`);
+  // Never echo an endpoint that carries credentials: pass the token with --token or OCC_TOKEN.
+  if (url.username !== "" || url.password !== "")
+    throw new UsageError("--endpoint must not carry credentials (pass the token with --token or OCC_TOKEN)");
+  if (url.search !== "" || url.hash !== "")
+    throw new UsageError(`--endpoint ${quoteArg(value)} must not carry a query or a fragment`);
   url.pathname = url.pathname.replace(/\/+$/, "");
   return url;
 }

@@ -79,7 +79,8 @@ async function failure(response: Response): Promise<ApiError> {
   if ((response.headers.get("content-type") ?? "").includes("application/json")) {
     try {
       const body = (await response.json()) as { error?: { code?: unknown }; meta?: { requestId?: unknown } };
-      if (typeof body.error?.code === "string" && /^[A-Z_]{1,64}$/.test(body.error.code)) code = body.error.code;
+      if (typeof body.error?.code === "string" && /^[A-Z_]{1,64}$/.test(body.error.code))
+        code = body.error.code;
       if (typeof body.meta?.requestId === "string") requestId = body.meta.requestId;
     } catch {
       // Not the envelope: the status alone speaks.

@@ -8,13 +8,15 @@ import type { ApiError } from "./api.ts";
 const ERRORS: Record<string, string> = {
   INVALID_REQUEST: "The request was outside the API contract. Check the namespace, Agent and deployment IDs.",
   RUNTIME_LOGS_CURSOR_INVALID: "The log position is no longer valid; a new view was started.",
-  RUNTIME_LOGS_POD_INVALID: "That Pod is no longer a current Pod of this source. Refresh the runtime to pick another.",
+  RUNTIME_LOGS_POD_INVALID:
+    "That Pod is no longer a current Pod of this source. Refresh the runtime to pick another.",
   RUNTIME_LOGS_SOURCE_UNAVAILABLE: "This deployment has no such log source.",
   UNAUTHENTICATED: "You are not signed in, or your token expired. Sign in again.",
   FORBIDDEN: "You are not allowed to read this. Ask an administrator for a grant; polling stopped.",
   NOT_FOUND: "The Agent or deployment does not exist.",
   RUNTIME_LOGS_RATE_LIMITED: "Too many requests: waiting before the next one.",
-  NOT_IMPLEMENTED: "Runtime reads are not available for this deployment (switched off, or its driver owns logging).",
+  NOT_IMPLEMENTED:
+    "Runtime reads are not available for this deployment (switched off, or its driver owns logging).",
   RUNTIME_LOGS_BUSY: "Too many reads are in flight: waiting before the next one.",
   RUNTIME_LOGS_AUDIT_UNAVAILABLE: "The read could not be audited, so nothing was read. Try again shortly.",
   DEPENDENCY_UNAVAILABLE: "A service dependency is unavailable. Try again shortly.",

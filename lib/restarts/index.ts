@@ -35,6 +35,7 @@ import type { RestartRecord, Transition } from "./types.ts";
 
 export { attribute } from "./attribute.ts";
 export { detectBetween, detectInProcess, detectSingle, instanceKey } from "./detect.ts";
+export { restartRecordLines } from "./format.ts";
 export { attributionDeps } from "./identity.ts";
 export { compactObservation, toObservation } from "./observe.ts";
 export { formatRestartLine, parseRestartLine, readRestartLine, readRestartLines } from "./parse.ts";

@@ -75,14 +75,12 @@ export function selectLines(
   truncated = false,
 ): Selection {
   if (!hasFrontier(state)) {
+    // A quiet view resumed from its previous read: a full or byte-cut read may have lost lines
+    // between that read and its own first line.
     const eff = effectiveKeys(lines, null);
-    return {
-      take: lines.map((_, i) => i),
-      windowGap: false,
-      hold: false,
-      eff,
-      startComplete: chunkStartComplete,
-    };
+    const take = lines.map((_, i) => i);
+    const windowGap = state !== null && !chunkStartComplete && take.length > 0;
+    return { take, windowGap, hold: false, eff, startComplete: chunkStartComplete };
   }
   const T = frontierKey(state);
   const eff = effectiveKeys(lines, T);
@@ -162,6 +160,6 @@ export function selectLines(
   }
   if (take.length === 0) return { take, windowGap: false, hold: true, eff, startComplete };
   const windowGap = T !== BEFORE_ALL && (unknown || pmin < pmax || (!startComplete && pmin === 0));
-  const ambiguousUntimed = T === BEFORE_ALL && pmin < pmax;
+  const ambiguousUntimed = T === BEFORE_ALL && (pmin < pmax || (!chunkStartComplete && pmin === 0));
   return { take, windowGap: windowGap || ambiguousUntimed, hold: false, eff, startComplete };
 }

@@ -106,6 +106,10 @@ describe("IDs, Pods, endpoints", () => {
       expect(() => parseEndpoint(bad)).toThrow(UsageError);
   });
 
+  it("never echoes credentials from an endpoint", () => {
+    expect(() => parseEndpoint("https://user:s3cret@api.example.com")).toThrow(/^(?!.*s3cret).*credentials/);
+  });
+
   it("knows loopback hosts", () => {
     expect(isLoopbackHost("127.0.0.1")).toBe(true);
     expect(isLoopbackHost("localhost")).toBe(true);

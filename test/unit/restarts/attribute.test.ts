@@ -3,8 +3,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { attribute, selectChain, transitionTime } from "../../../lib/restarts/attribute.ts";
 import { detectBetween, detectSingle } from "../../../lib/restarts/detect.ts";
+import { restartRecordLines } from "../../../lib/restarts/format.ts";
 import { attributionDeps } from "../../../lib/restarts/identity.ts";
-import { readRestartLines } from "../../../lib/restarts/parse.ts";
+import { parseRestartLine, readRestartLines } from "../../../lib/restarts/parse.ts";
 import type { ObservedTermination, Transition } from "../../../lib/restarts/types.ts";
 import { pseudonymize } from "../../../lib/runtime-logs/pseudonym.ts";
 import { container, event, obs, pod } from "./fixtures.ts";
@@ -248,5 +249,31 @@ describe("record fields", () => {
       ),
     );
     expect(notFirst.completed).toBeNull();
+  });
+});
+
+describe("restartRecordLines (-o log)", () => {
+  it("prints one line per phase, with pseudonyms, that parses back", () => {
+    const r = attr(
+      restartOf(term()),
+      [
+        "gateway restart-dispatch source=slash-command sender_id=alice-77 session_key=agent:main:telegram:x old_pid=7",
+        "gateway restart-signal-received signal=SIGTERM source=slash-command old_pid=7",
+      ],
+      ["gateway restart-completed signal=boot source=slash-command old_pid=7 new_pid=1 first_start=false"],
+    );
+    const out = restartRecordLines(r);
+    expect(out).toHaveLength(3);
+    const parsed = out.map((l) => parseRestartLine(l));
+    expect(parsed.map((p) => p?.phase)).toEqual(["dispatch", "signal-received", "completed"]);
+    expect(parsed[0]).toMatchObject({ source: "slash-command", senderId: r.actor.actorRef, oldPid: 7 });
+    expect(parsed[2]).toMatchObject({ newPid: 1 });
+    expect(out.join("\n")).not.toContain("alice-77");
+  });
+
+  it("prints nothing for a record without the agent's lines, and drops a source that is not a code", () => {
+    expect(restartRecordLines(attr(restartOf(term({ reason: "OOMKilled" }))))).toEqual([]);
+    const r = attr(restartOf(term()), [`gateway restart-dispatch source=sk-ant-${"a".repeat(40)}`]);
+    expect(r.trigger.source).toBeNull();
   });
 });

@@ -1,0 +1,69 @@
+/**
+ * Renders a restart record as the agent's three-phase lines (`occ agent restarts -o log`): one
+ * line per phase seen, with the record's pseudonyms in place of identifiers. Pure. A record with no
+ * phase (Kubernetes-only evidence) renders no line: nothing is invented.
+ */
+import { formatRestartLine, type RestartLine, type RestartPhase } from "./parse.ts";
+import type { RestartRecord } from "./types.ts";
+
+const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z$/;
+const at = (t: string | null, fallback: string): string | null =>
+  t !== null && TIME.test(t) ? t : TIME.test(fallback) ? fallback : null;
+
+const SIGNALS: Record<number, string> = {
+  1: "SIGHUP",
+  2: "SIGINT",
+  9: "SIGKILL",
+  10: "SIGUSR1",
+  12: "SIGUSR2",
+  15: "SIGTERM",
+};
+
+export function restartRecordLines(record: RestartRecord): string[] {
+  const base = {
+    kubeletTime: null,
+    source: record.trigger.source,
+    senderId: record.actor.actorRef,
+    sessionKey: record.actor.sessionRef,
+    action: null,
+    method: null,
+    channel: record.actor.channel,
+    dropped: [],
+  };
+  const line = (phase: RestartPhase): RestartLine => {
+    const ended = at(record.previous.finishedAt, record.detectedAt);
+    switch (phase) {
+      case "dispatch":
+        return {
+          ...base,
+          phase,
+          agentTime: ended,
+          signal: null,
+          oldPid: record.previous.pid,
+          newPid: null,
+          firstStart: null,
+        };
+      case "signal-received":
+        return {
+          ...base,
+          phase,
+          agentTime: ended,
+          signal: SIGNALS[record.termination?.signal ?? 0] ?? null,
+          oldPid: record.previous.pid,
+          newPid: null,
+          firstStart: null,
+        };
+      case "completed":
+        return {
+          ...base,
+          phase,
+          agentTime: at(record.next.startedAt, record.detectedAt),
+          signal: null,
+          oldPid: record.previous.pid,
+          newPid: record.next.pid,
+          firstStart: null,
+        };
+    }
+  };
+  return record.evidence.phases.map((p) => formatRestartLine(line(p)));
+}
