@@ -40,6 +40,6 @@ export function summarize(samples: readonly number[]): LatencySummary {
     n: samples.length,
     p50_ms: round(median(samples)),
     p99_ms: round(percentile(samples, 99)),
-    max_ms: round(samples.length === 0 ? Number.NaN : Math.max(...samples)),
+    max_ms: round(samples.reduce((m, x) => (x > m ? x : m), Number.NEGATIVE_INFINITY)),
   };
 }

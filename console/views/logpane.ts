@@ -76,13 +76,13 @@ export function renderRecord(record: LogRecord): HTMLLIElement {
 }
 
 export class LogPaneView {
-  readonly scroller = byId("log-scroll", HTMLDivElement);
+  readonly scroller = byId("log-scroll", HTMLElement);
   readonly list = byId("log-rows", HTMLOListElement);
   private readonly count = byId("log-count", HTMLParagraphElement);
   private readonly capNote = byId("cap-note", HTMLParagraphElement);
   private readonly empty = byId("log-empty", HTMLParagraphElement);
   private readonly filterInput = byId("filter", HTMLInputElement);
-  private readonly chips = byId("levels", HTMLDivElement);
+  private readonly chips = byId("levels", HTMLFieldSetElement);
   private readonly jump = byId("jump-bottom", HTMLButtonElement);
   private readonly buffer = new RowBuffer<HTMLLIElement>();
   private readonly filter: { levels: Set<Level>; text: string } = { levels: new Set(LEVELS), text: "" };

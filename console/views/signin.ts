@@ -34,7 +34,7 @@ export class SignInView {
       const token = typed !== "" ? typed : chosen ? `local:${chosen}` : "";
       if (token === "" || /\s/.test(token)) {
         this.fail(
-          "Enter a token (no spaces)" + (this.localWrap.hidden ? "." : ", or choose a local principal."),
+          `Enter a token (no spaces)${this.localWrap.hidden ? "." : ", or choose a local principal."}`,
         );
         this.token.focus();
         return;

@@ -5,7 +5,7 @@
  */
 import type { Level } from "../domain.ts";
 import { protectPseudonyms, restorePseudonyms } from "./pseudonym.ts";
-import { neutralizePrivateUse, redactProtected } from "./redact.ts";
+import { neutralizePrivateUse, protectExisting, redactProtected } from "./redact.ts";
 import { stripControls, truncateUtf8, utf8Length } from "./sanitize.ts";
 import type { FieldValue, IdentityKey, LineKind, RecordLevel, WithheldReason } from "./types.ts";
 
@@ -266,7 +266,8 @@ function pemShape(s: string): Pem {
 /** Redact one outgoing string with pseudonyms protected. */
 export function cleanString(s: string, ctx: ClassifyContext): string {
   const p = protectPseudonyms(neutralizePrivateUse(s), ctx.identityKey, ctx.namespaceId);
-  return restorePseudonyms(redactProtected(p.text), p.values);
+  const text = protectExisting(p.text, p.values);
+  return restorePseudonyms(redactProtected(text), p.values);
 }
 
 export function classifyLine(raw: string, ctx: ClassifyContext, run: JsonRunState): Classified {

@@ -732,9 +732,38 @@ export function neutralizePrivateUse(s: string): string {
   return ANY_PRIVATE_USE.test(s) ? s.replace(ANY_PRIVATE_USE_G, "\ufffd") : s;
 }
 
+const REDACTED_G = new RegExp(`\\[redacted:(${REDACTION_KINDS.join("|")})\\]`, "g");
+const PSEUDONYM_G = /hmac-sha256:v1:([A-Za-z0-9._-]{1,32}):[0-9a-f]{64}(?![0-9a-f])/g;
+const PROTECTED_G = /[\uf000-\uf7ff]/g;
+
+/**
+ * Text that is already redacted, and pseudonym-shaped values, become placeholders no rule matches
+ * (a key id that looks like a token prefix is not trusted). Pseudonyms are appended to `values`.
+ */
+export function protectExisting(s: string, values: string[]): string {
+  if (s.includes("[redacted:")) s = s.replace(REDACTED_G, (_m, kind: string) => M[kind as RedactionKind]);
+  if (s.includes("hmac-sha256:v1:")) {
+    s = s.replace(PSEUDONYM_G, (m, keyId: string) => {
+      PREFIXES.lastIndex = 0;
+      if (PREFIXES.test(keyId) || values.length > PROTECTED_MAX - PROTECTED_BASE) return m;
+      values.push(m);
+      return String.fromCharCode(PROTECTED_BASE + values.length - 1);
+    });
+  }
+  return s;
+}
+
+/** Put protected values back. */
+export function restoreProtected(s: string, values: readonly string[]): string {
+  if (values.length === 0) return s;
+  return s.replace(PROTECTED_G, (ch) => values[ch.charCodeAt(0) - PROTECTED_BASE] ?? "");
+}
+
 /** Redact one string that leaves the service (messages, fields, reasons). */
 export function redactText(text: string): string {
-  return expandMarkers(redactChain(neutralizePrivateUse(text)));
+  const values: string[] = [];
+  const s = protectExisting(neutralizePrivateUse(text), values);
+  return restoreProtected(expandMarkers(redactChain(s)), values);
 }
 
 // ------------------------------------------------------------------ Event text
@@ -787,7 +816,9 @@ export function redactEventText(text: string, hints: EventTextHints = {}): strin
     .filter(([n]) => n.length > 0)
     .sort((a, b) => b[0].length - a[0].length);
   for (const [name, kind] of ordered) s = replaceAll(s, name, M[kind]);
-  return expandMarkers(redactChain(s));
+  const values: string[] = [];
+  s = protectExisting(s, values);
+  return restoreProtected(expandMarkers(redactChain(s)), values);
 }
 
 function replaceAll(s: string, needle: string, rep: string): string {
