@@ -119,10 +119,22 @@ export async function run(): Promise<Record<string, unknown>> {
         };
 
         // Interleaved rounds, so machine noise lands on both sides alike.
+        // CPU time of this whole process (stack, simulator, dynalite, clients) per request: a figure
+        // that other load on the machine distorts far less than latency.
+        let e2eCpuUs = 0;
+        let bareCpuUs = 0;
+        const cpu = () => {
+          const u = process.cpuUsage();
+          return u.user + u.system;
+        };
         for (let r = 0; r < ROUNDS; r++) {
+          let c = cpu();
           await Promise.all(who.map((_, i) => bare(i, perRound)));
+          bareCpuUs += cpu() - c;
           measuring = true;
+          c = cpu();
           await Promise.all(who.map((_, i) => follow(i, perRound, e2eMs)));
+          e2eCpuUs += cpu() - c;
           measuring = false;
         }
         appending = false;
@@ -144,6 +156,8 @@ export async function run(): Promise<Record<string, unknown>> {
           overhead_p99_ms: round(p99 - bareP99),
           ratio_to_baseline: round(p50 / bareP50),
           handler_p50_ms: round(median(handlerMs)),
+          cpu_ms_per_poll: round(e2eCpuUs / 1000 / e2eMs.length),
+          baseline_cpu_ms_per_read: round(bareCpuUs / 1000 / bareMs.length),
           new_view_p50_ms: round(median(newViewMs)),
           polls: e2eMs.length,
           baseline_reads: bareMs.length,

@@ -145,7 +145,11 @@ function terminationSignal(t: Transition): number | null {
 }
 
 function relevantEvents(t: Transition): { pod: ObservedEvent[]; container: ObservedEvent[] } {
-  const pod = t.scope === "pod-replacement" ? (t.previousPod?.events ?? []) : t.nextPod.events;
+  // Kubernetes does not see an in-process restart: its Events are no evidence for one.
+  if (t.scope === "in-process") return { pod: [], container: [] };
+  const all = t.scope === "pod-replacement" ? (t.previousPod?.events ?? []) : t.nextPod.events;
+  // Pod-level Events and this container's; another container's Events say nothing about this one.
+  const pod = all.filter((e) => e.container === null || e.container === t.container);
   // For a container restart, only Events of the previous instance's lifetime count.
   const since = t.scope === "container-restart" ? t.previous.startedAt : null;
   const sinceMs = since ? Date.parse(since) : Number.NaN;

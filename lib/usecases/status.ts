@@ -2,7 +2,14 @@
  * The status function's routes: the runtime description, the deployments list and `/health`.
  */
 import type { APIGatewayProxyEventV2 } from "aws-lambda";
-import { agentPathSchema, deploymentPathSchema, parsePath, requireNoQuery } from "../api/schemas.ts";
+import type { z } from "zod";
+import {
+  type AgentPath,
+  agentPathSchema,
+  deploymentPathSchema,
+  parsePath,
+  requireNoQuery,
+} from "../api/schemas.ts";
 import { type AuthorizerEvent, requirePrincipal } from "../auth/principal.ts";
 import type { DeploymentRecord } from "../domain.ts";
 import type { RequestScope } from "../http/handler.ts";
@@ -29,19 +36,13 @@ export async function getRuntimeStatus(
   scope: RequestScope,
   deps: StatusDeps,
 ): Promise<HttpResult> {
-  const principal = requirePrincipal(event as AuthorizerEvent);
-  scope.principalId = principal.id;
-  const path = parsePath(deploymentPathSchema, event.pathParameters);
-  requireNoQuery(event.queryStringParameters);
-  requireFeatureEnabled(deps.config.enabled);
-  const { agent } = await authorizeAgent(deps, {
-    route: "status",
-    principalId: principal.id,
-    namespaceId: path.namespaceId,
-    agentId: path.agentId,
-    deploymentId: path.deploymentId,
-    requestId: scope.requestId,
-  });
+  const { principal, path, agent } = await admitStatusRead(
+    event,
+    scope,
+    deps,
+    deploymentPathSchema,
+    "status",
+  );
   const deployment = await resolveDeployment(deps.registry, agent, path.deploymentId);
   return withLease(deps, scope, { principalId: principal.id, agent, cost: 1 }, async () => {
     const runtime = await deps.driver.observeRuntime(deployment, {
@@ -66,18 +67,7 @@ export async function listDeployments(
   scope: RequestScope,
   deps: ServiceDeps,
 ): Promise<HttpResult> {
-  const principal = requirePrincipal(event as AuthorizerEvent);
-  scope.principalId = principal.id;
-  const path = parsePath(agentPathSchema, event.pathParameters);
-  requireNoQuery(event.queryStringParameters);
-  requireFeatureEnabled(deps.config.enabled);
-  const { agent } = await authorizeAgent(deps, {
-    route: "deployments",
-    principalId: principal.id,
-    namespaceId: path.namespaceId,
-    agentId: path.agentId,
-    requestId: scope.requestId,
-  });
+  const { agent } = await admitStatusRead(event, scope, deps, agentPathSchema, "deployments");
   const deployments = await deps.registry.listDeployments(agent.namespaceId, agent.agentId);
   return successResult(
     deployments.map((d) => ({
@@ -88,6 +78,30 @@ export async function listDeployments(
     })),
     scope.requestId,
   );
+}
+
+/** Steps 1–3 of the order of checks for the status function's routes, which take no query. */
+async function admitStatusRead<P extends AgentPath>(
+  event: APIGatewayProxyEventV2,
+  scope: RequestScope,
+  deps: ServiceDeps,
+  pathSchema: z.ZodType<P>,
+  route: "status" | "deployments",
+) {
+  const principal = requirePrincipal(event as AuthorizerEvent);
+  scope.principalId = principal.id;
+  const path = parsePath(pathSchema, event.pathParameters);
+  requireNoQuery(event.queryStringParameters);
+  requireFeatureEnabled(deps.config.enabled);
+  const { agent } = await authorizeAgent(deps, {
+    route,
+    principalId: principal.id,
+    namespaceId: path.namespaceId,
+    agentId: path.agentId,
+    ...("deploymentId" in path ? { deploymentId: path.deploymentId as string } : {}),
+    requestId: scope.requestId,
+  });
+  return { principal, path, agent };
 }
 
 /** Configuration sanity only; never cluster or registry data, no authorization. */

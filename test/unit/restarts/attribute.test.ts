@@ -2,10 +2,10 @@ import { randomBytes } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { attribute, selectChain, transitionTime } from "../../../lib/restarts/attribute.ts";
-import { detectBetween, detectSingle } from "../../../lib/restarts/detect.ts";
+import { detectBetween, detectInProcess, detectSingle } from "../../../lib/restarts/detect.ts";
 import { restartRecordLines } from "../../../lib/restarts/format.ts";
 import { attributionDeps } from "../../../lib/restarts/identity.ts";
-import { parseRestartLine, readRestartLines } from "../../../lib/restarts/parse.ts";
+import { formatRestartLine, parseRestartLine, readRestartLines } from "../../../lib/restarts/parse.ts";
 import type { ObservedTermination, Transition } from "../../../lib/restarts/types.ts";
 import { pseudonymize } from "../../../lib/runtime-logs/pseudonym.ts";
 import { container, event, obs, pod } from "./fixtures.ts";
@@ -275,5 +275,33 @@ describe("restartRecordLines (-o log)", () => {
     expect(restartRecordLines(attr(restartOf(term({ reason: "OOMKilled" }))))).toEqual([]);
     const r = attr(restartOf(term()), [`gateway restart-dispatch source=sk-ant-${"a".repeat(40)}`]);
     expect(r.trigger.source).toBeNull();
+  });
+});
+
+describe("evidence", () => {
+  it("lists Event reasons of this container and of the Pod only, and none for an in-process restart", () => {
+    const events = [
+      event("Killing"),
+      event("BackOff", { container: "sidecar" }),
+      event("Evicted", { container: null }),
+    ];
+    expect(attr(restartOf(term(), events)).evidence.eventReasons).toEqual(["Evicted", "Killing"]);
+    const p = pod({ events });
+    const [found] = detectInProcess(
+      p,
+      container({ startedAt: "2026-11-29T11:00:00Z" }),
+      lines(
+        "2026-11-29T11:30:00.000000000Z gateway restart-signal-received signal=SIGUSR1 source=external old_pid=5",
+        "2026-11-29T11:30:01.000000000Z gateway restart-completed source=external old_pid=5 new_pid=6 first_start=false",
+      ),
+    );
+    const r = attr(
+      found!.transition,
+      [],
+      found!.chain.map((l) => formatRestartLine(l)),
+    );
+    expect(r.scope).toBe("in-process");
+    expect(r.evidence.eventReasons).toEqual([]);
+    expect(verdict(r)).toEqual(["external", "confirmed", "external-unknown"]);
   });
 });

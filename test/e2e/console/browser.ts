@@ -1,0 +1,78 @@
+/**
+ * Headless Debian chromium driven by playwright-core, with request/console bookkeeping per page.
+ * A missing chromium fails the suite loudly: these tests are never skipped.
+ */
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
+
+export const CHROMIUM = "/usr/bin/chromium";
+
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+export interface Browser {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+export async function launch(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `${CHROMIUM} is missing: the console's browser tests need Debian's chromium (apt-get install -y chromium).`,
+    );
+  }
+  const profile = mkdtempSync(join(tmpdir(), "console-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    acceptDownloads: true,
+    viewport: { width: 1280, height: 900 },
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Seen {
+  method: string;
+  url: URL;
+  at: number;
+  status?: number;
+}
+
+/** A fresh tab (fresh sessionStorage) that records its requests, console errors and page errors. */
+export async function openPage(context: BrowserContext) {
+  const page: Page = await context.newPage();
+  const requests: Seen[] = [];
+  const consoleErrors: string[] = [];
+  page.on("request", (r) => requests.push({ method: r.method(), url: new URL(r.url()), at: Date.now() }));
+  page.on("response", (r) => {
+    const seen = requests.findLast((q) => q.url.href === r.url() && q.status === undefined);
+    if (seen) seen.status = r.status();
+  });
+  page.on("console", (m) => {
+    if (m.type() === "error") consoleErrors.push(m.text());
+  });
+  page.on("pageerror", (e) => consoleErrors.push(`pageerror: ${e.message}`));
+  /** Log-page reads (not downloads) made so far, optionally for one source. */
+  const logReads = (source?: string) =>
+    requests.filter(
+      (r) =>
+        r.url.pathname.endsWith("/runtime/logs") && (!source || r.url.searchParams.get("source") === source),
+    );
+  return { page, requests, consoleErrors, logReads };
+}

@@ -1,0 +1,302 @@
+/**
+ * The web console in headless chromium against the local stack (dynalite + kube API simulator + the
+ * real handlers), in-process: load, sign-in, chooser and Pod cards, follow across appends and a
+ * restart, client-side filtering, download, 403, 429, cursor recovery, 501 and "no running Pod".
+ */
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LocalStack, REPO_ROOT, startLocalStack } from "../../../local/stack/index.ts";
+import { type Browser, launch, openPage } from "./browser.ts";
+import { AGENT, CLUSTER, consoleScenario, GW_POD, K8S_NS, NS } from "./scenario.ts";
+
+const RESULTS = join(REPO_ROOT, "test-results");
+const POLL = "?poll=200";
+const SECRET = "sk-proj-AbCdEfGhIjKlMnOpQrStUvWx0123456789";
+
+let stack: LocalStack;
+let browser: Browser;
+
+beforeAll(async () => {
+  mkdirSync(RESULTS, { recursive: true });
+  [stack, browser] = await Promise.all([
+    startLocalStack({ scenario: consoleScenario(), port: 0, quiet: true, warm: true }),
+    launch(),
+  ]);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+async function signIn(page: Page, principal: string, query = POLL): Promise<void> {
+  await page.goto(`${stack.apiUrl}/${query}`);
+  await page.getByLabel("Local principal").selectOption(principal);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+async function choose(page: Page, deployment?: string): Promise<void> {
+  await page.getByLabel("Namespace", { exact: true }).fill(NS);
+  await page.getByLabel("Agent", { exact: true }).fill(AGENT);
+  await page.getByRole("button", { name: "Show deployments" }).click();
+  await expect.poll(() => page.locator("#deployment option").count()).toBe(3);
+  if (deployment) await page.getByLabel("Deployment", { exact: true }).selectOption(deployment);
+}
+
+const rows = (page: Page) => page.locator("#log-rows > li");
+const visibleRows = (page: Page) => page.locator("#log-rows > li:not([hidden])");
+const gateway = { cluster: CLUSTER, namespace: K8S_NS, pod: GW_POD, container: "gateway" };
+
+async function waitForRow(page: Page, text: string): Promise<void> {
+  await page.locator("#log-rows > li", { hasText: text }).first().waitFor({ timeout: 10_000 });
+}
+
+describe("web console", () => {
+  it("loads with no failing request or console error, serves a favicon, and signs in", async () => {
+    const { page, requests, consoleErrors } = await openPage(browser.context);
+    await page.goto(`${stack.apiUrl}/`);
+    await page.getByLabel("Local principal").waitFor();
+    const fcp = await page.evaluate(
+      () => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? Number.NaN,
+    );
+    expect(fcp).toBeLessThan(1000);
+    const favicon = await page.evaluate(async () => {
+      const href = document.querySelector<HTMLLinkElement>("link[rel=icon]")?.href ?? "";
+      const r = await fetch(href);
+      return { status: r.status, type: r.headers.get("content-type"), size: (await r.arrayBuffer()).byteLength };
+    });
+    expect(favicon).toMatchObject({ status: 200, type: "image/x-icon" });
+    expect(favicon.size).toBeGreaterThan(0);
+    // Principals only: no API read before sign-in, and nothing failed.
+    expect(requests.filter((r) => r.url.pathname.startsWith("/namespaces"))).toEqual([]);
+    expect(requests.filter((r) => (r.status ?? 0) >= 400)).toEqual([]);
+    const options = await page.locator("#principal option").allTextContents();
+    expect(options).toEqual(expect.arrayContaining(["alice", "bob", "rita"]));
+
+    await page.getByLabel("Local principal").selectOption("alice");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect.poll(() => page.locator("#who").textContent()).toContain("alice");
+    const storage = await page.evaluate(() => ({
+      session: sessionStorage.getItem("runtime-logs.token"),
+      local: localStorage.length,
+      cookie: document.cookie,
+      tokenField: (document.getElementById("token") as HTMLInputElement).value,
+    }));
+    expect(storage).toEqual({ session: "local:alice", local: 0, cookie: "", tokenField: "" });
+    const bundle = await page.evaluate(async () => (await (await fetch("main.js")).arrayBuffer()).byteLength);
+    expect(bundle).toBeLessThan(100 * 1024);
+    expect(consoleErrors).toEqual([]);
+    await page.close();
+  });
+
+  it("chooses the active deployment, shows Pod cards, follows across appends and a restart", async () => {
+    const { page, consoleErrors, logReads } = await openPage(browser.context);
+    await signIn(page, "alice");
+    await choose(page);
+    await expect(page.getByLabel("Deployment", { exact: true }).inputValue()).resolves.toBe("d2");
+    expect(await page.locator("#deployment option:checked").textContent()).toContain("active");
+    const card = page.locator("article.pod-card", { hasText: GW_POD });
+    await card.waitFor();
+    expect(await card.textContent()).toContain("Running");
+    expect(await card.locator(".warnings.earlier").textContent()).toContain("Liveness probe failed");
+    expect(await page.locator("article.pod-card").count()).toBe(2);
+
+    await waitForRow(page, "request 0 handled");
+    expect(await page.locator("#log-rows .withheld").count()).toBe(1);
+    const text = (await page.locator("#log-rows").textContent()) ?? "";
+    expect(text).toContain("[redacted:");
+    expect(text).not.toContain(SECRET);
+    expect(text).not.toContain("Jane");
+    expect(await page.getByLabel("Previous instance").isVisible()).toBe(false);
+
+    await page.getByRole("button", { name: "Follow" }).click();
+    expect(await page.locator("#follow").getAttribute("aria-pressed")).toBe("true");
+    stack.sim.advanceClock(1000);
+    stack.sim.append({ ...gateway, lines: [["now", "INFO appended while following"]] });
+    await waitForRow(page, "appended while following");
+    expect(logReads().some((r) => r.url.searchParams.has("cursor"))).toBe(true);
+
+    stack.sim.advanceClock(1000);
+    stack.sim.restart({ ...gateway, exitCode: 137, reason: "OOMKilled" });
+    stack.sim.advanceClock(1000);
+    stack.sim.append({ ...gateway, lines: [["now", "INFO new instance up"]] });
+    await waitForRow(page, "new instance up");
+    expect(await page.locator("#log-rows .gap", { hasText: "replaced" }).count()).toBe(1);
+    // The stream change re-reads the runtime: the card and the previous-instance toggle follow.
+    await expect.poll(() => card.locator(".restarts").first().textContent()).toMatch(/restarted 1×; last: /);
+    expect(await card.textContent()).toContain("OOMKilled");
+    await page.getByLabel("Previous instance").waitFor();
+    const appended = await rows(page).allTextContents();
+    expect(appended.filter((t) => t.includes("appended while following"))).toHaveLength(1);
+
+    await page.screenshot({ path: join(RESULTS, "console.png"), fullPage: true });
+
+    await page.getByLabel("Previous instance").check();
+    await expect.poll(() => page.locator("#follow").isDisabled()).toBe(true);
+    await waitForRow(page, "appended while following");
+    expect(await rows(page).filter({ hasText: "new instance up" }).count()).toBe(0);
+    const last = logReads().at(-1)!;
+    expect(last.url.searchParams.get("previous")).toBe("true");
+    expect(last.url.searchParams.has("cursor")).toBe(false);
+    expect(consoleErrors).toEqual([]);
+    await page.close();
+  });
+
+  it("filters by level and text on the client, without a new read", async () => {
+    const { page, logReads } = await openPage(browser.context);
+    await signIn(page, "alice");
+    await choose(page);
+    await waitForRow(page, "request 0 handled");
+    const total = await rows(page).count();
+    const reads = logReads().length;
+    await page.getByRole("button", { name: "debug", exact: true }).click();
+    expect(await page.getByRole("button", { name: "debug", exact: true }).getAttribute("aria-pressed")).toBe(
+      "false",
+    );
+    await page.getByLabel("Filter text").fill("heartbeat");
+    const shown = await visibleRows(page).count();
+    expect(shown).toBeGreaterThan(0);
+    expect(shown).toBeLessThan(total);
+    for (const t of await visibleRows(page).allTextContents()) {
+      if (!t.includes("WITHHELD") && !t.includes("GAP")) expect(t.toLowerCase()).toContain("heartbeat");
+      expect(t).not.toMatch(/DEBUG/);
+    }
+    expect(await page.locator("#log-count").textContent()).toBe(`Showing ${shown} of ${total} rows`);
+    await page.getByLabel("Filter text").fill("");
+    await page.getByRole("button", { name: "debug", exact: true }).click();
+    expect(await visibleRows(page).count()).toBe(total);
+    await page.waitForTimeout(400);
+    expect(logReads()).toHaveLength(reads);
+    await page.close();
+  });
+
+  it("downloads the server's text/plain file under its filename", async () => {
+    const { page, requests } = await openPage(browser.context);
+    await signIn(page, "alice");
+    await choose(page);
+    await waitForRow(page, "request 0 handled");
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Download" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`${AGENT}-d2-gateway-${GW_POD}.log`);
+    const file = join(RESULTS, "console-download.log");
+    await download.saveAs(file);
+    const body = readFileSync(file, "utf8");
+    expect(body.startsWith(`# agent=${AGENT} deployment=d2 source=gateway pod=${GW_POD}`)).toBe(true);
+    expect(body).toContain("request 0 handled");
+    expect(body).not.toContain(SECRET);
+    const dl = requests.find((r) => r.url.pathname.endsWith("/runtime/logs/download"));
+    expect(dl?.status).toBe(200);
+    await page.close();
+  });
+
+  it("stops on 403 with the request ID and remembers the denial for that selection", async () => {
+    const { page, logReads } = await openPage(browser.context);
+    await signIn(page, "bob");
+    await choose(page);
+    await page.locator("article.pod-card").first().waitFor();
+    const error = page.locator("#log-error");
+    await expect.poll(() => error.textContent()).toMatch(/not allowed.*FORBIDDEN.*request req_[0-9a-f-]{36}/);
+    expect(await page.locator("#follow").isDisabled()).toBe(true);
+    await page.waitForTimeout(800);
+    expect(logReads("gateway")).toHaveLength(1);
+
+    await page.getByLabel("Source", { exact: true }).selectOption("agent");
+    await expect.poll(() => logReads("agent").length).toBe(1);
+    await page.getByLabel("Source", { exact: true }).selectOption("gateway");
+    await expect.poll(() => error.textContent()).toContain("Refresh to try again");
+    await page.waitForTimeout(400);
+    expect(logReads("gateway")).toHaveLength(1);
+    expect(await rows(page).count()).toBe(0);
+    await page.close();
+  });
+
+  it("waits for Retry-After on 429 and keeps the rows meanwhile", async () => {
+    const { page, logReads } = await openPage(browser.context);
+    await signIn(page, "rita");
+    await choose(page);
+    await waitForRow(page, "request 0 handled");
+    const before = await rows(page).count();
+    // Empty rita's bucket from outside the page.
+    const path = `/namespaces/${NS}/agents/${AGENT}/deployments/d2/runtime/logs?source=gateway&tailLines=1`;
+    let limited = false;
+    for (let i = 0; i < 80 && !limited; i++) {
+      const r = await fetch(`${stack.apiUrl}${path}`, { headers: { authorization: "Bearer local:rita" } });
+      await r.arrayBuffer();
+      limited = r.status === 429;
+    }
+    expect(limited).toBe(true);
+    const readsBefore = logReads().length;
+    await page.getByRole("button", { name: "Refresh" }).click();
+    const error = page.locator("#log-error");
+    await expect.poll(() => error.textContent()).toMatch(/Retrying in \d+ s.*RUNTIME_LOGS_RATE_LIMITED/);
+    const wait = Number(/Retrying in (\d+) s/.exec((await error.textContent()) ?? "")?.[1]);
+    expect(wait).toBeGreaterThanOrEqual(1);
+    expect(await rows(page).count()).toBe(before);
+    await expect.poll(() => logReads().length, { timeout: 10_000 }).toBeGreaterThanOrEqual(readsBefore + 2);
+    const [limitedRead, retry] = logReads().slice(readsBefore);
+    expect(limitedRead!.status).toBe(429);
+    expect(retry!.at - limitedRead!.at).toBeGreaterThanOrEqual(wait * 1000 - 100);
+    await expect.poll(() => error.isHidden()).toBe(true);
+    expect(await rows(page).count()).toBeGreaterThan(0);
+    await page.close();
+  });
+
+  it("starts one new view when the cursor is rejected", async () => {
+    const { page, logReads } = await openPage(browser.context);
+    let tampered = 0;
+    await page.route(/\/runtime\/logs\?/, async (route) => {
+      const url = new URL(route.request().url());
+      const cursor = url.searchParams.get("cursor");
+      if (cursor && tampered === 0) {
+        tampered++;
+        const flip = cursor.endsWith("A") ? "B" : "A";
+        url.searchParams.set("cursor", `${cursor.slice(0, -1)}${flip}`);
+        await route.continue({ url: url.href });
+        return;
+      }
+      await route.continue();
+    });
+    await signIn(page, "alice");
+    await choose(page);
+    await waitForRow(page, "request 0 handled");
+    await page.getByRole("button", { name: "Follow" }).click();
+    await expect
+      .poll(() => page.locator("#log-notice").textContent())
+      .toContain("RUNTIME_LOGS_CURSOR_INVALID");
+    await expect.poll(() => logReads().filter((r) => r.url.searchParams.has("cursor")).length).toBeGreaterThan(1);
+    const reads = logReads();
+    const bad = reads.findIndex((r) => r.status === 400);
+    expect(bad).toBeGreaterThan(0);
+    expect(reads[bad + 1]!.url.searchParams.has("cursor")).toBe(false);
+    expect(reads[bad + 1]!.status).toBe(200);
+    expect(reads.filter((r) => r.status === 400)).toHaveLength(1);
+    expect(await page.locator("#follow").getAttribute("aria-pressed")).toBe("true");
+    expect(await page.locator("#log-error").isHidden()).toBe(true);
+    const texts = await rows(page).allTextContents();
+    expect(texts.filter((t) => t.includes("request 0 handled"))).toHaveLength(1);
+    await page.close();
+  });
+
+  it("clears output on a selection change; says 'no running Pod' and stops on 501", async () => {
+    const { page } = await openPage(browser.context);
+    await signIn(page, "alice");
+    await choose(page);
+    await waitForRow(page, "request 0 handled");
+
+    await page.getByLabel("Deployment", { exact: true }).selectOption("d1");
+    await expect.poll(() => page.locator("#pod-cards").textContent()).toContain("No running Pod");
+    expect(await rows(page).count()).toBe(0);
+
+    await page.getByLabel("Deployment", { exact: true }).selectOption("d9");
+    await expect
+      .poll(() => page.locator("#log-error").textContent())
+      .toMatch(/not available for this deployment.*NOT_IMPLEMENTED/);
+    expect(await page.locator("#follow").isDisabled()).toBe(true);
+    expect(await rows(page).count()).toBe(0);
+    await page.close();
+  });
+});

@@ -1,0 +1,115 @@
+/**
+ * PEM blocks across lines and pages (pipeline.md §6): a block split at every line between two pages
+ * never shows its body; reordered or missing times keep it masked.
+ */
+import { describe, expect, it } from "vitest";
+import { buildLogPage, type CursorState, type LogRecord, verifyCursor } from "../../../lib/runtime-logs/index.ts";
+import { BINDING, chunkOf, IDENTITY, KEYS, ModelLog, T0 } from "./harness.ts";
+
+const BODY = [
+  "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunVTLw7onLRnrq0",
+  "Proc-Type: 4,ENCRYPTED",
+  "",
+  "7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxKLxoS2tFczGkPLPgiz",
+  "Qx9Lp0wq3=",
+];
+const BLOCK = ["-----BEGIN RSA PRIVATE KEY-----", ...BODY, "-----END RSA PRIVATE KEY-----"];
+const SECRETS = BODY.filter((l) => l.length > 20);
+
+function page(log: ModelLog, state: CursorState | null, nowMs: number, upTo?: number) {
+  const all = log.entries;
+  const view = new ModelLog(log.uid, log.restartCount);
+  view.entries = upTo === undefined ? all : all.slice(0, upTo);
+  const read = view.read({ tailLines: 1000, limitBytes: 1_048_576, nowNs: BigInt(nowMs) * 1_000_000n });
+  return buildLogPage({
+    chunk: chunkOf(view, read, 1_048_576),
+    cursor: state,
+    expired: false,
+    view: { binding: BINDING, tailLines: 1000, source: "gateway" },
+    deploymentId: "dep-1",
+    requestId: "req_1",
+    now: nowMs,
+    keys: { cursor: KEYS, identity: IDENTITY },
+    namespaceId: "ns-a",
+  });
+}
+
+const messages = (records: LogRecord[]): string[] =>
+  records.flatMap((r) => (r.type === "line" ? [r.message] : []));
+
+/** Two pages split after line `k`: the second resumes with the cursor of the first. */
+function twoPages(log: ModelLog, k: number): { text: string; second: string[] } {
+  const now = T0 + 60_000;
+  const first = page(log, null, now, k);
+  const v = verifyCursor(first.cursor!, { binding: BINDING, keys: KEYS, now: now + 1000 });
+  const state = v.status === "valid" ? v.state : null;
+  const second = page(log, state, now + 1000);
+  return { text: first.body + second.body, second: messages(second.page.records) };
+}
+
+describe("PEM across lines and pages", () => {
+  it("masks the block split at every line, and the line after it shows", () => {
+    const log = new ModelLog("u", 0);
+    let ns = BigInt(T0) * 1_000_000n;
+    log.append(ns, "INFO before");
+    for (const l of BLOCK) log.append((ns += 1_000_000n), l);
+    log.append((ns += 1_000_000n), "INFO after");
+    for (let k = 1; k <= log.entries.length; k++) {
+      const { text, second } = twoPages(log, k);
+      for (const s of SECRETS) expect(text).not.toContain(s);
+      expect(text).not.toContain("Proc-Type");
+      if (k < log.entries.length) expect(second.at(-1)).toBe("INFO after");
+    }
+  });
+
+  it("all block lines at one timestamp: only a strictly newer line closes a carried block", () => {
+    const log = new ModelLog("u", 0);
+    const ns = BigInt(T0) * 1_000_000n;
+    for (const l of BLOCK) log.append(ns, l);
+    log.append(ns, "INFO same instant");
+    log.append(ns + 1n, "INFO newer");
+    for (let k = 1; k <= log.entries.length; k++) {
+      const { text, second } = twoPages(log, k);
+      for (const s of SECRETS) expect(text).not.toContain(s);
+      if (k < log.entries.length) expect(second.at(-1)).toBe("INFO newer");
+    }
+  });
+
+  it("missing times inside a block keep it masked for the rest of the view", () => {
+    const log = new ModelLog("u", 0);
+    let ns = BigInt(T0) * 1_000_000n;
+    log.append(ns, BLOCK[0]!);
+    log.append((ns += 1n), BODY[0]!, true); // untimed body line
+    for (const l of BLOCK.slice(2)) log.append((ns += 1n), l);
+    log.append((ns += 1n), "ERROR after block");
+    for (let k = 1; k <= log.entries.length; k++) {
+      const { text, second } = twoPages(log, k);
+      for (const s of SECRETS) expect(text).not.toContain(s);
+      expect(second.every((m) => m === "[redacted:pem]")).toBe(true);
+    }
+  });
+
+  it("reordered times inside a block keep it masked", () => {
+    const log = new ModelLog("u", 0);
+    const ns = BigInt(T0) * 1_000_000n + 10_000n;
+    log.append(ns, BLOCK[0]!);
+    log.append(ns + 5n, BODY[0]!);
+    log.append(ns - 5n, BODY[3]!); // older than the line before it
+    log.append(ns + 6n, "INFO not pem shaped");
+    log.append(ns + 7n, BODY[4]!);
+    const out = page(log, null, T0 + 60_000);
+    for (const s of SECRETS) expect(out.body).not.toContain(s);
+    expect(messages(out.page.records).slice(1).every((m) => m === "[redacted:pem]")).toBe(true);
+  });
+
+  it("an END without its BEGIN masks the PEM-shaped lines above it", () => {
+    const log = new ModelLog("u", 0);
+    let ns = BigInt(T0) * 1_000_000n;
+    log.append(ns, "INFO before");
+    for (const l of BLOCK.slice(1)) log.append((ns += 1n), l);
+    log.append((ns += 1n), "INFO after");
+    const out = page(log, null, T0 + 60_000);
+    for (const s of SECRETS) expect(out.body).not.toContain(s);
+    expect(messages(out.page.records)).toEqual(["INFO before", ...BLOCK.slice(1).map(() => "[redacted:pem]"), "INFO after"]);
+  });
+});
