@@ -13,9 +13,13 @@ export interface Benchmark {
 const BENCHMARKS: Benchmark[] = [p1, p2];
 
 const filters = process.argv.slice(2).map((f) => f.toUpperCase());
-const selected = BENCHMARKS.filter((b) => filters.length === 0 || filters.some((f) => b.id.toUpperCase() === f));
+const selected = BENCHMARKS.filter(
+  (b) => filters.length === 0 || filters.some((f) => b.id.toUpperCase() === f),
+);
 if (selected.length === 0) {
-  process.stderr.write(`no benchmark matches ${filters.join(" ")}; known: ${BENCHMARKS.map((b) => b.id).join(" ")}\n`);
+  process.stderr.write(
+    `no benchmark matches ${filters.join(" ")}; known: ${BENCHMARKS.map((b) => b.id).join(" ")}\n`,
+  );
   process.exitCode = 2;
 }
 for (const b of selected) {

@@ -6,7 +6,7 @@
 
 export type Received =
   | { type: "line"; seq: number }
-  | { type: "gap"; reason: string; /** epoch ms, or null when the gap is undated */ timeMs: number | null };
+  | { type: "gap"; reason: string /** epoch ms, or null when the gap is undated */; timeMs: number | null };
 
 export interface ViewAudit {
   /** Distinct sequence numbers delivered. */

@@ -37,7 +37,10 @@ export const gatewayLine = (n: number, tag = ""): string =>
 
 export function benchScenario(opts: BenchScenarioOptions): Record<string, unknown> {
   const n = opts.initialLines;
-  const current = Array.from({ length: n }, (_, i) => [`now-${((n - i) * 10 + 1000) / 1000}s`, gatewayLine(i)]);
+  const current = Array.from({ length: n }, (_, i) => [
+    `now-${((n - i) * 10 + 1000) / 1000}s`,
+    gatewayLine(i),
+  ]);
   return {
     limits: { ...RAISED_LIMITS, ...opts.limits },
     clusters: [

@@ -17,7 +17,8 @@ export function parseRequestSummary(line: string): RequestSummary | null {
   if (!line.startsWith("{")) return null;
   try {
     const o = JSON.parse(line) as Record<string, unknown>;
-    if (o.message !== "request" || typeof o.status !== "number" || typeof o.durationMs !== "number") return null;
+    if (o.message !== "request" || typeof o.status !== "number" || typeof o.durationMs !== "number")
+      return null;
     return {
       status: o.status,
       durationMs: o.durationMs,

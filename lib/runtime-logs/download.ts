@@ -10,7 +10,6 @@ export interface DownloadMeta {
   agentId: string;
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: removing controls is the point
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 const clean = (s: string): string => s.replace(CONTROLS, " ");
 

@@ -48,7 +48,13 @@ export {
   sinceSecondsFor,
 } from "./plan.ts";
 export { isPseudonym, type PseudonymKind, pseudonymize, WITHHELD_IDENTITY } from "./pseudonym.ts";
-export { type EventTextHints, REDACTION_KINDS, type RedactionKind, redactEventText, redactText } from "./redact.ts";
+export {
+  type EventTextHints,
+  REDACTION_KINDS,
+  type RedactionKind,
+  redactEventText,
+  redactText,
+} from "./redact.ts";
 export type {
   CursorBinding,
   CursorKeys,

@@ -5,8 +5,22 @@
  */
 import { ServiceError } from "../api/errors.ts";
 import type { Level, LogChunk, SourceId } from "../domain.ts";
-import { type Classified, type ClassifyContext, classifyLine, type JsonRunState, levelRank, Pem } from "./classify.ts";
-import { keyById, lineHash, MAX_CURSOR_CHARS, MAX_FRONTIER_HASHES, signCursor, signingKey } from "./cursor.ts";
+import {
+  type Classified,
+  type ClassifyContext,
+  classifyLine,
+  type JsonRunState,
+  levelRank,
+  Pem,
+} from "./classify.ts";
+import {
+  keyById,
+  lineHash,
+  MAX_CURSOR_CHARS,
+  MAX_FRONTIER_HASHES,
+  signCursor,
+  signingKey,
+} from "./cursor.ts";
 import { gap } from "./gaps.ts";
 import { type RawLine, splitChunk } from "./lines.ts";
 import { BEFORE_ALL, frontierKey, hasFrontier, type Selection, selectLines } from "./resume.ts";
@@ -114,8 +128,10 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
   if (prior !== null && !sameStream) entries.push({ rec: gap("stream_replaced", firstTime), last: -1 });
 
   const chunkStartComplete = !chunk.truncated && split.returned < tailLines;
-  const hashKey = frontier === null ? signingKey(input.keys.cursor) : keyById(input.keys.cursor, frontier.keyId);
-  if (hashKey === null) throw new ServiceError("RUNTIME_LOGS_CURSOR_INVALID", { internal: "cursor key gone" });
+  const hashKey =
+    frontier === null ? signingKey(input.keys.cursor) : keyById(input.keys.cursor, frontier.keyId);
+  if (hashKey === null)
+    throw new ServiceError("RUNTIME_LOGS_CURSOR_INVALID", { internal: "cursor key gone" });
   const sel = selectLines(lines, frontier, chunkStartComplete, hashKey, chunk.truncated);
   const take = sel.take;
   if (sel.windowGap) entries.push({ rec: gap("window_exceeded", firstTime), last: -1 });
@@ -254,7 +270,12 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
   for (let i = 0; i < kept.length; i++) {
     const rec = kept[i]!.rec;
     if (rec.type === "withheld") withheld += rec.count;
-    if (min !== undefined && rec.type === "line" && rec.level !== "unknown" && levelRank(rec.level) < levelRank(min)) {
+    if (
+      min !== undefined &&
+      rec.type === "line" &&
+      rec.level !== "unknown" &&
+      levelRank(rec.level) < levelRank(min)
+    ) {
       continue;
     }
     records.push(rec);
@@ -372,7 +393,8 @@ function nextState(x: NextStateInput): CursorState {
   const chunk = input.chunk!;
   const signing = signingKey(input.keys.cursor);
   const after = chunk.observedAfter;
-  const replaced = after !== null && (after.podUid !== chunk.podUid || after.restartCount !== chunk.restartCount);
+  const replaced =
+    after !== null && (after.podUid !== chunk.podUid || after.restartCount !== chunk.restartCount);
   const base = {
     keyId: signing.id,
     issuedAt: now,

@@ -35,7 +35,6 @@ const M = Object.fromEntries(REDACTION_KINDS.map((k) => [k, mark(k)])) as Record
 export const PROTECTED_BASE = 0xf000;
 export const PROTECTED_MAX = 0xf7ff;
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: not controls, private-use markers
 const ANY_PRIVATE_USE = /[\ue000-\uf8ff]/;
 const ANY_PRIVATE_USE_G = /[\ue000-\uf8ff]/g;
 const MARKERS_G = /[\ue100-\ue1ff]/g;
@@ -84,22 +83,6 @@ function skipBlanks(s: string, i: number): number {
     i++;
   }
   return i;
-}
-
-/** Mask a word value at `v` (keeping its quotes); returns false when there is none to mask. */
-function maskWord(s: string, v: number, kind: RedactionKind, spans: number[], reps: string[]): number {
-  const end = wordEnd(s, v);
-  const q = s.charCodeAt(v);
-  if (q === 34 || q === 39) {
-    const inner = end - 1 > v && s.charCodeAt(end - 1) === q ? end - 1 : end;
-    if (inner <= v + 1) return -1;
-    spans.push(v + 1, inner);
-  } else {
-    if (end <= v) return -1;
-    spans.push(v, end);
-  }
-  reps.push(M[kind]);
-  return end;
 }
 
 // ------------------------------------------------------------------ pem

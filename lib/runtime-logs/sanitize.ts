@@ -2,7 +2,6 @@
  * Control stripping and byte-bounded truncation (pipeline.md §2).
  */
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: detecting controls is the point
 const HAS_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /**

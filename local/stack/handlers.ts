@@ -41,13 +41,15 @@ export function createHandlerLoader(
 ): HandlerLoader {
   const instance = ++instances;
   const cache = new Map<FunctionName, Promise<LambdaHandler>>();
+  let attempts = 0;
   const file = (fn: FunctionName) => join(functionsDir, `${fn}.ts`);
   return {
     exists: (fn) => existsSync(file(fn)),
     load(fn) {
       let loading = cache.get(fn);
       if (!loading) {
-        const url = `${pathToFileURL(file(fn)).href}?stack=${instance}`;
+        // ESM caches a failed module by URL: each attempt gets its own, so a fixed file loads.
+        const url = `${pathToFileURL(file(fn)).href}?stack=${instance}&attempt=${++attempts}`;
         if (environment) applyEnvironment(environment);
         loading = import(/* @vite-ignore */ url).then((mod: { handler?: unknown }) => {
           if (typeof mod.handler !== "function") throw new Error(`functions/${fn}.ts exports no handler`);

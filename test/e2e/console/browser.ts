@@ -5,7 +5,7 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { type BrowserContext, chromium, type Page, type Request } from "playwright-core";
 
 export const CHROMIUM = "/usr/bin/chromium";
 
@@ -58,10 +58,15 @@ export interface Seen {
 export async function openPage(context: BrowserContext) {
   const page: Page = await context.newPage();
   const requests: Seen[] = [];
+  const byRequest = new Map<Request, Seen>();
   const consoleErrors: string[] = [];
-  page.on("request", (r) => requests.push({ method: r.method(), url: new URL(r.url()), at: Date.now() }));
+  page.on("request", (r) => {
+    const seen = { method: r.method(), url: new URL(r.url()), at: Date.now() };
+    byRequest.set(r, seen);
+    requests.push(seen);
+  });
   page.on("response", (r) => {
-    const seen = requests.findLast((q) => q.url.href === r.url() && q.status === undefined);
+    const seen = byRequest.get(r.request());
     if (seen) seen.status = r.status();
   });
   page.on("console", (m) => {

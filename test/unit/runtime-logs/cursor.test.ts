@@ -2,10 +2,11 @@
  * R3: cursor tampering. Every byte flip and field mutation of real cursors is rejected, as are
  * foreign bindings and cursors from the future; expiry is reported, not thrown; rotation works.
  */
+
+import { createHmac } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isServiceError } from "../../../lib/api/errors.ts";
-import { createHmac } from "node:crypto";
 import {
   type CursorBinding,
   type CursorKeys,
@@ -73,7 +74,11 @@ describe("cursor codec", () => {
   });
 
   it("a maximal cursor (longest pod name, 16 hashes) fits 2048 characters", () => {
-    const token = signCursor(state({ pod: `${"a".repeat(251)}-b`.slice(0, 253), podUid: "f".repeat(64) }), BINDING, KEYS);
+    const token = signCursor(
+      state({ pod: `${"a".repeat(251)}-b`.slice(0, 253), podUid: "f".repeat(64) }),
+      BINDING,
+      KEYS,
+    );
     expect(token.length).toBeLessThanOrEqual(2048);
   });
 
@@ -122,7 +127,9 @@ describe("cursor codec", () => {
   });
 
   it("rejects a cursor signed with another key", () => {
-    const token = signCursor(state({ keyId: "zz" }), BINDING, { current: { id: "zz", secret: Buffer.alloc(32, 9) } });
+    const token = signCursor(state({ keyId: "zz" }), BINDING, {
+      current: { id: "zz", secret: Buffer.alloc(32, 9) },
+    });
     expectInvalid(() => verify(token));
   });
 
@@ -134,7 +141,12 @@ describe("cursor codec", () => {
     expect(verify(token, { now: NOW - 60_000 }).status).toBe("valid");
     expectInvalid(() => verify(token, { now: NOW - 60_001 }));
     // Expired but tampered is still invalid.
-    expectInvalid(() => verify(token.replace(/.$/, (c) => (c === "A" ? "B" : "A")), { now: NOW + 7_200_000 }));
+    expectInvalid(() =>
+      verify(
+        token.replace(/.$/, (c) => (c === "A" ? "B" : "A")),
+        { now: NOW + 7_200_000 },
+      ),
+    );
   });
 
   it("rotation: a cursor of the previous key stays valid; new cursors use the current key", () => {

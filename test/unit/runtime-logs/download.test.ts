@@ -5,7 +5,14 @@ import { downloadFileName, type LogPage, renderDownload } from "../../../lib/run
 const page: LogPage = {
   deploymentId: "dep-1",
   source: "gateway",
-  stream: { source: "gateway", pod: "gateway-0", podUid: "u", container: "gateway", restartCount: 2, previous: false },
+  stream: {
+    source: "gateway",
+    pod: "gateway-0",
+    podUid: "u",
+    container: "gateway",
+    restartCount: 2,
+    previous: false,
+  },
   observedAt: "2026-01-15T08:00:00.000Z",
   records: [
     { type: "gap", time: null, reason: "cursor_expired", remedy: "Start again." },
@@ -49,9 +56,9 @@ describe("renderDownload", () => {
 
 describe("downloadFileName", () => {
   it("joins the parts and replaces unsafe characters", () => {
-    expect(downloadFileName({ agentId: "a", deploymentId: "d", source: "gateway", pod: "gw-0", previous: true })).toBe(
-      "a-d-gateway-gw-0-previous.log",
-    );
+    expect(
+      downloadFileName({ agentId: "a", deploymentId: "d", source: "gateway", pod: "gw-0", previous: true }),
+    ).toBe("a-d-gateway-gw-0-previous.log");
     expect(downloadFileName({ agentId: "a/b", deploymentId: 'd"1', source: "agent", pod: "p q" })).toBe(
       "a_b-d_1-agent-p_q.log",
     );

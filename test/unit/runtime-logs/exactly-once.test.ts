@@ -40,13 +40,22 @@ describe("exactly once or a gap (R2)", () => {
     log.append(base + 1n, "two");
     log.append(base + 2n, "three");
     const global = log.entries.map((entry) => ({ log, entry }));
-    const line = (e: Entry): LogRecord => ({ type: "line", kind: "text", level: "unknown", ...log.expected(e) });
+    const line = (e: Entry): LogRecord => ({
+      type: "line",
+      kind: "text",
+      level: "unknown",
+      ...log.expected(e),
+    });
     const [a, b, c] = log.entries as [Entry, Entry, Entry];
     expect(check({ records: [line(a), line(b), line(c)], global, polls: 1 })).toBeNull();
     expect(check({ records: [line(a), line(b), line(b), line(c)], global, polls: 1 })).not.toBeNull();
     expect(check({ records: [line(a), line(c)], global, polls: 1 })).not.toBeNull();
     expect(
-      check({ records: [line(a), { type: "gap", time: null, reason: "truncated", remedy: "x" }, line(c)], global, polls: 1 }),
+      check({
+        records: [line(a), { type: "gap", time: null, reason: "truncated", remedy: "x" }, line(c)],
+        global,
+        polls: 1,
+      }),
     ).toBeNull();
   });
 });

@@ -52,7 +52,13 @@ export class ModelLog {
     return e.untimed ? { time: null, message: this.render(e) } : { time: nanoTime(e.ns), message: e.text };
   }
 
-  read(opts: { tailLines: number; sinceTime?: string; sinceSeconds?: number; limitBytes: number; nowNs: bigint }): {
+  read(opts: {
+    tailLines: number;
+    sinceTime?: string;
+    sinceSeconds?: number;
+    limitBytes: number;
+    nowNs: bigint;
+  }): {
     text: string;
     truncated: boolean;
   } {

@@ -3,9 +3,9 @@
  * the field allowlist, pretty-printed JSON, size limits, control stripping and pseudonyms.
  */
 import { describe, expect, it } from "vitest";
-import { classifyLine, type ClassifyContext, plainLevel } from "../../../lib/runtime-logs/classify.ts";
-import { parseLine, splitChunk } from "../../../lib/runtime-logs/lines.ts";
+import { type ClassifyContext, classifyLine, plainLevel } from "../../../lib/runtime-logs/classify.ts";
 import { pseudonymize } from "../../../lib/runtime-logs/index.ts";
+import { parseLine, splitChunk } from "../../../lib/runtime-logs/lines.ts";
 import { stripControls } from "../../../lib/runtime-logs/sanitize.ts";
 import { parseTimestamp } from "../../../lib/runtime-logs/time.ts";
 import { IDENTITY } from "./harness.ts";
@@ -119,13 +119,19 @@ describe("classification", () => {
   });
 
   it("generic shapes: pino, zap/logrus, tracing", () => {
-    expect(one('{"level":50,"msg":"x","pid":1}')).toMatchObject({ kind: "structured", level: "error", message: "x" });
+    expect(one('{"level":50,"msg":"x","pid":1}')).toMatchObject({
+      kind: "structured",
+      level: "error",
+      message: "x",
+    });
     expect(one('{"level":30,"msg":"x"}')).toMatchObject({ level: "info" });
     expect(one('{"level":40,"msg":"x"}')).toMatchObject({ level: "warn" });
     expect(one('{"level":20,"msg":"x"}')).toMatchObject({ level: "debug" });
     expect(one('{"level":"warning","msg":"x"}')).toMatchObject({ level: "warn" });
     expect(
-      one('{"level":"INFO","target":"codex_core::x","fields":{"message":"done","tool_name":"shell","status":200}}'),
+      one(
+        '{"level":"INFO","target":"codex_core::x","fields":{"message":"done","tool_name":"shell","status":200}}',
+      ),
     ).toEqual({
       type: "line",
       kind: "structured",
@@ -190,7 +196,15 @@ describe("classification", () => {
 
   it("withholds a pretty-printed object as one run", () => {
     const run = { depth: 0 };
-    const lines = ["{", '  "prompt": "secret plan",', '  "nested": {', '    "a": 1', "  }", "}", "INFO after"];
+    const lines = [
+      "{",
+      '  "prompt": "secret plan",',
+      '  "nested": {',
+      '    "a": 1',
+      "  }",
+      "}",
+      "INFO after",
+    ];
     const out = lines.map((l) => classifyLine(l, ctx, run).content);
     expect(out.slice(0, 6).every((c) => c.type === "withheld" && c.reason === "malformed")).toBe(true);
     expect(out[6]).toMatchObject({ type: "line", level: "info" });
@@ -204,7 +218,9 @@ describe("classification", () => {
     expect(one("a ".repeat(17_000))).toEqual({ type: "withheld", reason: "oversized" });
     expect(one("word ".repeat(900))).toEqual({ type: "withheld", reason: "oversized" });
     const big = one(JSON.stringify({ level: "error", message: "é".repeat(6000) }));
-    expect(big.type === "line" && Buffer.byteLength(big.message) <= 8192 && big.truncated === true).toBe(true);
+    expect(big.type === "line" && Buffer.byteLength(big.message) <= 8192 && big.truncated === true).toBe(
+      true,
+    );
     const field = one(JSON.stringify({ level: "error", message: "m", code: "c".repeat(600) }));
     expect(field.type === "line" && field.fields?.code === "c".repeat(512)).toBe(true);
   });
@@ -217,7 +233,8 @@ describe("classification", () => {
   });
 
   it("replaces sender_id and session_key values by keyed pseudonyms", () => {
-    const line = "gateway restart-dispatch source=cli sender_id=4711 session_key=agent:main:telegram:dm:4711 x=1";
+    const line =
+      "gateway restart-dispatch source=cli sender_id=4711 session_key=agent:main:telegram:dm:4711 x=1";
     const c = one(line);
     expect(c.type === "line" && c.message).toBe(
       `gateway restart-dispatch source=cli sender_id=${pseudonymize(IDENTITY, "actor", "ns-a", "4711")} session_key=${pseudonymize(IDENTITY, "session", "ns-a", "agent:main:telegram:dm:4711")} x=1`,

@@ -52,7 +52,8 @@ export function runSchedule(seed: number, trace?: (msg: string) => void): Outcom
       for (let i = 0; i < n; i++) log.append(ns, r.next() < 0.7 ? same : text());
     } else if (roll < 0.52) {
       ns += BigInt(1 + r.int(2_000_000_000));
-      log = r.next() < 0.5 ? new ModelLog(log.uid, log.restartCount + 1) : new ModelLog(`uid-${++uidCounter}`, 0);
+      log =
+        r.next() < 0.5 ? new ModelLog(log.uid, log.restartCount + 1) : new ModelLog(`uid-${++uidCounter}`, 0);
       logs.push(log);
     } else {
       // Poll, a little after the newest line, sometimes much later (cursor expiry).
@@ -147,4 +148,3 @@ export function check(o: Outcome): string | null {
   }
   return null;
 }
-

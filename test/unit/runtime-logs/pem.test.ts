@@ -3,7 +3,12 @@
  * never shows its body; reordered or missing times keep it masked.
  */
 import { describe, expect, it } from "vitest";
-import { buildLogPage, type CursorState, type LogRecord, verifyCursor } from "../../../lib/runtime-logs/index.ts";
+import {
+  buildLogPage,
+  type CursorState,
+  type LogRecord,
+  verifyCursor,
+} from "../../../lib/runtime-logs/index.ts";
 import { BINDING, chunkOf, IDENTITY, KEYS, ModelLog, T0 } from "./harness.ts";
 
 const BODY = [
@@ -52,8 +57,10 @@ describe("PEM across lines and pages", () => {
     const log = new ModelLog("u", 0);
     let ns = BigInt(T0) * 1_000_000n;
     log.append(ns, "INFO before");
-    for (const l of BLOCK) log.append((ns += 1_000_000n), l);
-    log.append((ns += 1_000_000n), "INFO after");
+    for (const l of [...BLOCK, "INFO after"]) {
+      ns += 1_000_000n;
+      log.append(ns, l);
+    }
     for (let k = 1; k <= log.entries.length; k++) {
       const { text, second } = twoPages(log, k);
       for (const s of SECRETS) expect(text).not.toContain(s);
@@ -79,9 +86,12 @@ describe("PEM across lines and pages", () => {
     const log = new ModelLog("u", 0);
     let ns = BigInt(T0) * 1_000_000n;
     log.append(ns, BLOCK[0]!);
-    log.append((ns += 1n), BODY[0]!, true); // untimed body line
-    for (const l of BLOCK.slice(2)) log.append((ns += 1n), l);
-    log.append((ns += 1n), "ERROR after block");
+    log.append(ns + 1n, BODY[0]!, true); // untimed body line
+    ns += 1n;
+    for (const l of [...BLOCK.slice(2), "ERROR after block"]) {
+      ns += 1n;
+      log.append(ns, l);
+    }
     for (let k = 1; k <= log.entries.length; k++) {
       const { text, second } = twoPages(log, k);
       for (const s of SECRETS) expect(text).not.toContain(s);
@@ -99,17 +109,27 @@ describe("PEM across lines and pages", () => {
     log.append(ns + 7n, BODY[4]!);
     const out = page(log, null, T0 + 60_000);
     for (const s of SECRETS) expect(out.body).not.toContain(s);
-    expect(messages(out.page.records).slice(1).every((m) => m === "[redacted:pem]")).toBe(true);
+    expect(
+      messages(out.page.records)
+        .slice(1)
+        .every((m) => m === "[redacted:pem]"),
+    ).toBe(true);
   });
 
   it("an END without its BEGIN masks the PEM-shaped lines above it", () => {
     const log = new ModelLog("u", 0);
     let ns = BigInt(T0) * 1_000_000n;
     log.append(ns, "INFO before");
-    for (const l of BLOCK.slice(1)) log.append((ns += 1n), l);
-    log.append((ns += 1n), "INFO after");
+    for (const l of [...BLOCK.slice(1), "INFO after"]) {
+      ns += 1n;
+      log.append(ns, l);
+    }
     const out = page(log, null, T0 + 60_000);
     for (const s of SECRETS) expect(out.body).not.toContain(s);
-    expect(messages(out.page.records)).toEqual(["INFO before", ...BLOCK.slice(1).map(() => "[redacted:pem]"), "INFO after"]);
+    expect(messages(out.page.records)).toEqual([
+      "INFO before",
+      ...BLOCK.slice(1).map(() => "[redacted:pem]"),
+      "INFO after",
+    ]);
   });
 });

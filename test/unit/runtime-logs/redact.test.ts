@@ -4,14 +4,18 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { findJwts } from "../../../lib/runtime-logs/redact.ts";
 import { redactEventText, redactText } from "../../../lib/runtime-logs/index.ts";
+import { findJwts } from "../../../lib/runtime-logs/redact.ts";
 
 const b64 = (s: string): string => Buffer.from(s).toString("base64");
 
 /** [input, secret that must vanish, kind expected in the output] */
 const MASKED: Array<[string, string, string]> = [
-  ["x -----BEGIN RSA PRIVATE KEY-----MIIEpAIBAAKCAQEA -----END RSA PRIVATE KEY----- y", "MIIEpAIBAAKCAQEA", "pem"],
+  [
+    "x -----BEGIN RSA PRIVATE KEY-----MIIEpAIBAAKCAQEA -----END RSA PRIVATE KEY----- y",
+    "MIIEpAIBAAKCAQEA",
+    "pem",
+  ],
   ["-----BEGIN OPENSSH PRIVATE KEY----- b3BlbnNzaC1rZXktdjEA", "b3BlbnNzaC1rZXktdjEA", "pem"],
   ["Authorization: Bearer abc.def-123", "abc.def-123", "header"],
   ["authorization=Basic Zm9vOmJhcg==", "Zm9vOmJhcg==", "header"],
@@ -22,7 +26,11 @@ const MASKED: Array<[string, string, string]> = [
   ["calling upstream with bearer tok3nValue", "tok3nValue", "bearer"],
   [`proxy auth basic ${b64("proxy:pw123")}`, b64("proxy:pw123"), "basic"],
   ["machine github.com login ci-bot password hunter22", "hunter22", "netrc"],
-  ["jwt=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl end", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl", "jwt"],
+  [
+    "jwt=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl end",
+    "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl",
+    "jwt",
+  ],
   ["postgres://app:Pa55word@db:5432/x", "Pa55word", "userinfo"],
   ["key sk-proj-abcdefghij1234567890", "sk-proj-abcdefghij1234567890", "token"],
   ["ghp_abcdefghijklmnopqrstuvwxyz0123456789 cloned", "ghp_abcdefghijklmnopqrstuvwxyz0123456789", "token"],
@@ -50,8 +58,16 @@ const MASKED: Array<[string, string, string]> = [
   ["mysql -u root -pS3cret db", "S3cret", "argv"],
   ["redis-cli -h c -a R3dis PING", "R3dis", "argv"],
   ["vault login s.AbCd1234", "s.AbCd1234", "argv"],
-  ["commit 0123456789abcdef0123456789abcdef01234567 ok", "0123456789abcdef0123456789abcdef01234567", "long-token"],
-  ["blob QWxhZGRpbjpvcGVuIHNlc2FtZQAbCdEfGhIjKlMnOpQrStUv==", "QWxhZGRpbjpvcGVuIHNlc2FtZQAbCdEfGhIjKlMnOpQrStUv", "long-token"],
+  [
+    "commit 0123456789abcdef0123456789abcdef01234567 ok",
+    "0123456789abcdef0123456789abcdef01234567",
+    "long-token",
+  ],
+  [
+    "blob QWxhZGRpbjpvcGVuIHNlc2FtZQAbCdEfGhIjKlMnOpQrStUv==",
+    "QWxhZGRpbjpvcGVuIHNlc2FtZQAbCdEfGhIjKlMnOpQrStUv",
+    "long-token",
+  ],
 ];
 
 const SURVIVES: string[] = [
@@ -139,7 +155,11 @@ describe("redactEventText", () => {
       ["reg.io/x:1"],
       "image",
     ],
-    ['MountVolume.SetUp failed for volume "creds" : secret "db-credentials" not found', ["db-credentials"], "secret"],
+    [
+      'MountVolume.SetUp failed for volume "creds" : secret "db-credentials" not found',
+      ["db-credentials"],
+      "secret",
+    ],
     ['configmap "gateway-config" not found', ["gateway-config"], "secret"],
     ["couldn't find key token in Secret agents/api-tokens", ["api-tokens"], "secret"],
   ];

@@ -1,0 +1,96 @@
+/**
+ * P6 (quality.md): peak heap growth of one 1 MiB read through the pipeline — the corpus's realistic
+ * 1 MiB chunk (seed 1) as the driver's LogChunk → buildLogPage → the serialized page. Budget 32 MiB.
+ * The baseline, measured the same way in the same run, is the corpus's `baseline` (split into lines
+ * and SHA-256 each). Each figure is the median of repeated runs; the worst run is reported too.
+ */
+import { loadavg } from "node:os";
+import type { LogChunk } from "../lib/domain.ts";
+import { buildLogPage } from "../lib/runtime-logs/index.ts";
+import { loadCorpus } from "./corpus.ts";
+import { findGc, measureHeap } from "./support/heap.ts";
+import { median, round } from "./support/stats.ts";
+
+export const id = "P6";
+
+const BUDGET_MIB = 32;
+const RUNS = 9;
+const MIB = 1024 * 1024;
+
+export async function run(): Promise<Record<string, unknown>> {
+  const corpus = await loadCorpus();
+  const text = corpus.realistic(1);
+  const podUid = "2b1f7c1e-8f0a-4c55-9d57-1a2b3c4d5e6f";
+  const chunk: LogChunk = {
+    text,
+    truncated: false,
+    limitBytes: MIB,
+    pod: "gateway-0",
+    podUid,
+    container: "gateway",
+    restartCount: 0,
+    previous: false,
+    observedAfter: { podUid, restartCount: 0 },
+  };
+  const keys = {
+    cursor: { current: { id: "k1", secret: Buffer.alloc(32, 7) } },
+    identity: { id: "i1", secret: Buffer.alloc(32, 9) },
+  };
+  const now = Date.parse("2026-01-15T09:00:00Z");
+  const page = () =>
+    buildLogPage({
+      chunk,
+      cursor: null,
+      expired: false,
+      view: {
+        binding: { principalId: "p", namespaceId: "ns", agentId: "ag", deploymentId: "d1", source: "gateway" },
+        tailLines: 1000,
+        source: "gateway",
+      },
+      deploymentId: "d1",
+      requestId: "req_00000000-0000-4000-8000-000000000000",
+      now,
+      keys,
+      namespaceId: "ns",
+    });
+
+  const { gc, source } = findGc();
+  // Warm up, so compiled code and lazily built tables are not counted as the read's growth.
+  for (let i = 0; i < 3; i++) {
+    page();
+    corpus.baseline(text);
+  }
+  const ours: number[] = [];
+  const retained: number[] = [];
+  const base: number[] = [];
+  let collections = 0;
+  for (let i = 0; i < RUNS; i++) {
+    const b = measureHeap(() => corpus.baseline(text), gc);
+    base.push(b.peakGrowth);
+    const m = measureHeap(page, gc);
+    ours.push(m.peakGrowth);
+    collections += m.collections;
+    if (m.retainedGrowth !== null) retained.push(m.retainedGrowth);
+  }
+  const peak = median(ours);
+  const worst = Math.max(...ours);
+  return {
+    bench: "P6 memory 1MiB read",
+    peak_heap_growth_mib: round(peak / MIB),
+    worst_peak_heap_growth_mib: round(worst / MIB),
+    baseline_peak_heap_growth_mib: round(median(base) / MIB),
+    ratio_to_baseline: round(peak / median(base)),
+    retained_growth_mib: retained.length > 0 ? round(median(retained) / MIB) : null,
+    input_mib: round(Buffer.byteLength(text, "utf8") / MIB),
+    gc_during_read: round(collections / RUNS, 1),
+    gc: source,
+    method:
+      source === "unavailable"
+        ? "heapUsed before vs. V8 GC records and heapUsed after, no full GC before (less exact)"
+        : "full GC, then heapUsed before vs. peak from V8 GC records and heapUsed after",
+    runs: RUNS,
+    budget_mib: BUDGET_MIB,
+    load_avg_1m: round(loadavg()[0] ?? 0),
+    pass: worst <= BUDGET_MIB * MIB,
+  };
+}
