@@ -15,7 +15,7 @@ import { appendContinuously, SequencedAppender } from "./support/appender.ts";
 import { envInt, sleep } from "./support/env.ts";
 import { logsUrl, pollLogs } from "./support/logs-client.ts";
 import { benchScenario, principals, TARGET } from "./support/scenario.ts";
-import { median, percentile, round } from "./support/stats.ts";
+import { maximum, median, percentile, round } from "./support/stats.ts";
 import { captureStdout, parseRequestSummary } from "./support/stdout-capture.ts";
 
 export const id = "P4";
@@ -149,7 +149,7 @@ export async function run(): Promise<Record<string, unknown>> {
           bench: `P4 local e2e ${FOLLOWERS} followers`,
           p50_ms: round(p50),
           p99_ms: round(p99),
-          max_ms: round(Math.max(...e2eMs)),
+          max_ms: round(maximum(e2eMs)),
           baseline_p50_ms: round(bareP50),
           baseline_p99_ms: round(bareP99),
           overhead_p50_ms: round(p50 - bareP50),

@@ -101,8 +101,9 @@ export async function run(): Promise<Record<string, unknown>> {
         port: 0,
         quiet: true,
       });
+      let deps: ServiceDeps | undefined;
       try {
-        const deps = buildServiceDeps(
+        deps = buildServiceDeps(
           loadConfig(stack.environment),
           new Logger({ serviceName: "runtime-logs-bench", logLevel: "SILENT" }),
         );
@@ -135,7 +136,6 @@ export async function run(): Promise<Record<string, unknown>> {
             cursor = poll.cursor ?? cursor;
           }
         }
-        deps.dynamo.client.destroy();
 
         const max = (xs: Counted[]) => xs.reduce((m, c) => Math.max(m, c.calls), 0);
         // The breakdown shown is that of the most expensive request of each kind.
@@ -162,6 +162,7 @@ export async function run(): Promise<Record<string, unknown>> {
           pass: errorCount === 0 && pollMax <= POLL_BUDGET && viewMax <= VIEW_BUDGET,
         };
       } finally {
+        deps?.dynamo.client.destroy();
         await stack.close();
       }
     },

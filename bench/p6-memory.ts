@@ -43,7 +43,13 @@ export async function run(): Promise<Record<string, unknown>> {
       cursor: null,
       expired: false,
       view: {
-        binding: { principalId: "p", namespaceId: "ns", agentId: "ag", deploymentId: "d1", source: "gateway" },
+        binding: {
+          principalId: "p",
+          namespaceId: "ns",
+          agentId: "ag",
+          deploymentId: "d1",
+          source: "gateway",
+        },
         tailLines: 1000,
         source: "gateway",
       },

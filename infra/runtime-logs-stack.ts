@@ -11,6 +11,7 @@ import type { Construct } from "constructs";
 import { AUDIT_TABLE, REGISTRY_TABLE, STATE_TABLE, type TableDefinition } from "../lib/state/tables.ts";
 import { TABLE_ACCESS, type TableAccess, type TableKey } from "./access.ts";
 import { ServiceAlarms } from "./constructs/alarms.ts";
+import { ConsoleSite } from "./constructs/console.ts";
 import { RuntimeLogsApi } from "./constructs/http-api.ts";
 import { KUBECONFIG_SECRET_PREFIX, ServiceKeys } from "./constructs/keys.ts";
 import { ServiceNetwork } from "./constructs/network.ts";
@@ -41,6 +42,7 @@ export class RuntimeLogsStack extends Stack {
   readonly probeScheduleRole: Role;
   readonly alarms: ServiceAlarms;
   readonly withConsole: boolean;
+  readonly console: ConsoleSite | undefined;
 
   constructor(scope: Construct, id: string, props: RuntimeLogsStackProps) {
     super(scope, id, {
@@ -125,9 +127,11 @@ export class RuntimeLogsStack extends Stack {
       alarmTopicArn: settings.alarmTopicArn,
     });
 
-    // `withConsole`: the console's bucket and distribution attach here as one construct (console
-    // issue); until then the setting is accepted and changes nothing.
+    // `withConsole`: the console's bucket and distribution, with the API under the same origin.
     this.withConsole = settings.withConsole;
+    this.console = settings.withConsole
+      ? new ConsoleSite(this, "Console", { api: this.api.api, authorizer: settings.authorizer.kind })
+      : undefined;
 
     new CfnOutput(this, "ApiUrl", { description: "Base URL of the HTTP API", value: this.api.stage.url });
     new CfnOutput(this, "RegistryTableName", { value: this.tables.registry.tableName });

@@ -23,6 +23,10 @@ export function median(samples: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
+/** The largest sample; -Infinity for none (no argument spreading, so any count works). */
+export const maximum = (samples: readonly number[]): number =>
+  samples.reduce((m, x) => Math.max(m, x), Number.NEGATIVE_INFINITY);
+
 /** Rounds for a row; NaN and infinities become null so the row stays valid JSON. */
 export function round(x: number, digits = 2): number | null {
   return Number.isFinite(x) ? Number(x.toFixed(digits)) : null;
@@ -40,6 +44,6 @@ export function summarize(samples: readonly number[]): LatencySummary {
     n: samples.length,
     p50_ms: round(median(samples)),
     p99_ms: round(percentile(samples, 99)),
-    max_ms: round(samples.reduce((m, x) => (x > m ? x : m), Number.NEGATIVE_INFINITY)),
+    max_ms: round(maximum(samples)),
   };
 }

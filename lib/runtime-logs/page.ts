@@ -36,6 +36,7 @@ import type {
   LogPage,
   LogRecord,
   LogStream,
+  SecretKey,
   WithheldRecord,
 } from "./types.ts";
 
@@ -416,7 +417,7 @@ function nextState(x: NextStateInput): CursorState {
       pem = { open: pem.open, unknown: true };
       if (x.frontierMs !== null) base.issuedAt = Math.min(now + 59_000, Math.max(now, x.frontierMs + 3_001));
     } else if (hasFrontier(frontier)) {
-      front = rehash(frontier, signing, lines, sel, take);
+      front = rehash(frontier, signing);
       if (x.stall === "stay" && frontier.lastTime === null && x.partialMs !== null) {
         base.issuedAt = Math.max(now - 30 * 60_000, Math.min(now, x.partialMs));
       }
@@ -479,21 +480,15 @@ function nextState(x: NextStateInput): CursorState {
 }
 
 /**
- * Keep a frontier across a page that accounted nothing new. Hashes made with a previous key are
- * recomputed with the signing key from the chunk where the group is still there.
+ * Keep a frontier across a page that accounted nothing new. Hashes made with a previous key cannot
+ * be re-signed: keep the count, drop the hashes, so the next poll treats the group as ambiguous
+ * (held back or reported) rather than trusting hashes of another key.
  */
 function rehash(
   frontier: CursorState,
-  signing: { id: string; secret: Buffer },
-  lines: readonly RawLine[],
-  sel: Selection,
-  _take: readonly number[],
+  signing: SecretKey,
 ): Pick<CursorState, "lastTime" | "count" | "complete" | "hashes"> {
   const same = { lastTime: frontier.lastTime, count: frontier.count, complete: frontier.complete };
   if (frontier.keyId === signing.id) return { ...same, hashes: frontier.hashes };
-  // Rotated key: the remembered hashes cannot be re-signed; keep the count, drop the hashes, so the
-  // next poll treats the group as ambiguous rather than trusting hashes of another key.
-  void lines;
-  void sel;
   return { ...same, complete: false, hashes: [] };
 }

@@ -38,6 +38,7 @@ export const PROTECTED_MAX = 0xf7ff;
 const ANY_PRIVATE_USE = /[\ue000-\uf8ff]/;
 const ANY_PRIVATE_USE_G = /[\ue000-\uf8ff]/g;
 const MARKERS_G = /[\ue100-\ue1ff]/g;
+const MARKERS = /[\ue100-\ue1ff]/;
 
 // ------------------------------------------------------------------ character classes
 
@@ -533,8 +534,6 @@ function maskQuery(s: string, q: number, spans: number[], reps: string[]): numbe
 
 const SECRET_KEYS =
   /token|secret|passw(?:or)?d|passphrase|pwd|api[_-]?key|authorization|cookie|credential|private[_-]?key|access[_-]?key|signature|[_-]key/gi;
-const SECRET_KEYS_TEST =
-  /token|secret|passw|passphrase|pwd|api.?key|authorization|cookie|credential|private|access|signature|[_-]key/;
 
 function isValueEnd(c: number): boolean {
   return (
@@ -640,10 +639,20 @@ function randomRuns(s: string, inClass: (c: number) => boolean, padding: boolean
   }
 }
 
-const LONG_RUN = /[A-Za-z0-9+/_-]{40}/;
+/** Whether `s` holds a run of ≥ 40 characters of either token alphabet (cheap pre-check). */
+function hasLongRun(s: string): boolean {
+  let run = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (isAlnum(c) || c === 43 || c === 47 || c === 45 || c === 95) {
+      if (++run >= 40) return true;
+    } else run = 0;
+  }
+  return false;
+}
 
 function longTokenRule(s: string): string {
-  if (s.length < 40 || !LONG_RUN.test(s)) return s;
+  if (s.length < 40 || !hasLongRun(s)) return s;
   const a: number[] = [];
   const b: number[] = [];
   randomRuns(s, isB64, true, a);
@@ -678,35 +687,94 @@ export function redactProtected(s: string): string {
   return expandMarkers(redactChain(s));
 }
 
+const F_PEM = 1;
+const F_ARGV = 2;
+const F_HEADER = 4;
+const F_AUTH = 8;
+const F_JWT = 16;
+const F_USERINFO = 32;
+const F_PREFIX = 64;
+const F_QUERY = 128;
+const F_KV = 256;
+
+/** Every word a rule starts from, in one scan over the lower-cased text (a superset is fine). */
+const TRIGGERS =
+  /-----begin |--|-[upa]|vault|authorization|cookie|x-api-key|bearer|basic|login|eyj|:\/\/|[?#]|sk-|sk_|rk_|gh[pousr]_|github_pat_|xox|xapp-|glpat-|npm_|hf_|akia|asia|aiza|token|secret|passw|pwd|api.?key|credential|private|access|signature|[_-]key/g;
+
+function triggerFlag(m: string): number {
+  switch (m) {
+    case "-----begin ":
+      return F_PEM | F_ARGV;
+    case "--":
+    case "-u":
+    case "-p":
+    case "-a":
+    case "vault":
+      return F_ARGV;
+    case "authorization":
+    case "cookie":
+    case "x-api-key":
+      return F_HEADER | F_KV;
+    case "bearer":
+    case "basic":
+    case "login":
+      return F_AUTH;
+    case "eyj":
+      return F_JWT;
+    case "://":
+      return F_USERINFO;
+    case "?":
+    case "#":
+      return F_QUERY;
+    case "token":
+    case "secret":
+    case "passw":
+    case "pwd":
+    case "credential":
+    case "private":
+    case "access":
+    case "signature":
+      return F_KV;
+    default:
+      return m.endsWith("key") ? F_KV : F_PREFIX;
+  }
+}
+
+const ALL_FLAGS = 511;
+
+function triggers(lower: string): number {
+  let flags = 0;
+  let seen = 0;
+  TRIGGERS.lastIndex = 0;
+  for (let m = TRIGGERS.exec(lower); m !== null; m = TRIGGERS.exec(lower)) {
+    flags |= triggerFlag(m[0]);
+    // Many words: every rule runs (each is linear), rather than paying for a long scan here.
+    if (++seen > 64 || flags === ALL_FLAGS) return ALL_FLAGS;
+    // Overlapping words must be found too (`vaulttoken` holds `vault` and `token`).
+    TRIGGERS.lastIndex = m.index + 1;
+  }
+  return flags;
+}
+
 function redactChain(s: string): string {
   const lower = s.toLowerCase();
-  if (s.includes("-----BEGIN ")) s = pemRule(s);
-  if (
-    s.includes("--") ||
-    s.includes("-u") ||
-    s.includes("-p") ||
-    s.includes("-a") ||
-    lower.includes("vault")
-  ) {
-    s = argvRule(s, lower);
+  const f = triggers(lower);
+  if (f !== 0) {
+    if (f & F_PEM) s = pemRule(s);
+    if (f & F_ARGV) s = argvRule(s, lower);
+    if (f & F_HEADER) s = headerRule(s);
+    if (f & F_AUTH) s = authSchemes(s, lower);
+    if (f & F_JWT) s = jwtRule(s);
+    if (f & F_USERINFO) s = userinfoRule(s);
+    if (f & (F_PREFIX | F_KV)) s = prefixRule(s);
+    if (f & F_QUERY) s = queryRule(s);
+    if (f & F_KV) s = keyValueRule(s);
   }
-  if (lower.includes("authorization") || lower.includes("cookie") || lower.includes("x-api-key")) {
-    s = headerRule(s);
-  }
-  if (lower.includes("bearer") || lower.includes("basic") || lower.includes("login"))
-    s = authSchemes(s, lower);
-  if (s.includes("eyJ")) s = jwtRule(s);
-  if (s.includes("://")) s = userinfoRule(s);
-  PREFIXES.lastIndex = 0;
-  if (PREFIXES.test(s)) s = prefixRule(s);
-  if (s.includes("?") || s.includes("#")) s = queryRule(s);
-  if (SECRET_KEYS_TEST.test(lower)) s = keyValueRule(s);
-  s = longTokenRule(s);
-  return s;
+  return longTokenRule(s);
 }
 
 function expandMarkers(s: string): string {
-  if (!ANY_PRIVATE_USE.test(s)) return s;
+  if (!MARKERS.test(s)) return s;
   return s.replace(MARKERS_G, (ch) => `[redacted:${REDACTION_KINDS[ch.charCodeAt(0) - MARK_BASE]}]`);
 }
 

@@ -60,7 +60,7 @@ export async function handleAdmin(
     }
     switch (path) {
       case "/scenario":
-        ops.loadScenario(body);
+        await ops.loadScenario(body);
         return reply(200, { ok: true });
       case "/append":
         return reply(200, { ok: true, ...(ops.append(body) as object) });

@@ -35,6 +35,11 @@ export interface StartKubeSimOptions {
   port?: number;
   /** Anchor for relative times; default: now. */
   loadTime?: Date;
+  /**
+   * Called after `POST /__sim/scenario` replaced the world, before the admin API answers, so the
+   * process hosting the simulator (the local stack) can follow: registry, kubeconfigs, limits.
+   */
+  onScenarioLoaded?: (scenario: Scenario) => Promise<void>;
 }
 
 export interface KubeSim {
@@ -60,6 +65,8 @@ export interface KubeSim {
   setFault(input: FaultInput): Scenario["clusters"][number]["faults"];
   /** Replaces everything (clusters, registry, clock); generated tokens stay stable per cluster. */
   loadScenario(raw: unknown, loadTime?: Date): Scenario;
+  /** See StartKubeSimOptions.onScenarioLoaded; settable after start. */
+  onScenarioLoaded: ((scenario: Scenario) => Promise<void>) | undefined;
   stats(): SimStats;
   resetStats(): void;
   close(): Promise<void>;
@@ -76,6 +83,8 @@ class KubeSimImpl implements KubeSim {
   private readonly server: SimServer;
   private unsubscribe: () => void = () => {};
 
+  onScenarioLoaded: ((scenario: Scenario) => Promise<void>) | undefined;
+
   constructor(scenario: Scenario) {
     this.world = new World(scenario);
     this.server = new SimServer({
@@ -83,7 +92,10 @@ class KubeSimImpl implements KubeSim {
       admin: (req, path, body) =>
         handleAdmin(
           {
-            loadScenario: (raw) => this.loadScenario(raw),
+            loadScenario: async (raw) => {
+              const scenario = this.loadScenario(raw);
+              await this.onScenarioLoaded?.(scenario);
+            },
             append: (i) => this.world.append(i),
             restart: (i) => this.world.restart(i),
             replacePod: (i) => this.world.replacePod(i),
@@ -200,6 +212,7 @@ class KubeSimImpl implements KubeSim {
 
 export async function startKubeSim(options: StartKubeSimOptions): Promise<KubeSim> {
   const sim = new KubeSimImpl(toScenario(options.scenario, options.loadTime ?? new Date()));
+  sim.onScenarioLoaded = options.onScenarioLoaded;
   await sim.start(options.port ?? 0);
   return sim;
 }

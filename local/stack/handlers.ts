@@ -27,6 +27,8 @@ export interface HandlerLoader {
   /** Whether `functions/<fn>.ts` exists yet. */
   exists(fn: FunctionName): boolean;
   load(fn: FunctionName): Promise<LambdaHandler>;
+  /** Forgets the loaded handlers: the next request is a fresh cold start (new clients, empty caches). */
+  reset(): void;
 }
 
 let instances = 0;
@@ -45,6 +47,7 @@ export function createHandlerLoader(
   const file = (fn: FunctionName) => join(functionsDir, `${fn}.ts`);
   return {
     exists: (fn) => existsSync(file(fn)),
+    reset: () => cache.clear(),
     load(fn) {
       let loading = cache.get(fn);
       if (!loading) {

@@ -205,6 +205,26 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     });
     ready = true;
 
+    // A scenario replaced through the simulator's admin API (or reloadScenario) replaces everything
+    // the stack derived from it: registry, kubeconfigs, limits; the next request is a cold start
+    // with the new configuration and empty caches.
+    const followScenario = async () => {
+      await syncRegistry();
+      const next = buildLambdaEnvironment({
+        dynamodbEndpoint: dynamo.endpoint,
+        tables: LOCAL_TABLE_NAMES,
+        keys,
+        limits: sim.scenario.limits,
+      });
+      for (const name of Object.keys(environment)) delete environment[name];
+      Object.assign(environment, next);
+      writeFileAtomic(envFile, `${JSON.stringify({ pid: process.pid, environment }, null, 2)}\n`, 0o600);
+      handlers.reset();
+      info.kubeconfigs = kubeconfigs;
+      writeStackFile(stackFile, info);
+    };
+    sim.onScenarioLoaded = followScenario;
+
     if (opts.warm) {
       for (const fn of ["status", "logs", "download"] as FunctionName[]) {
         if (handlers.exists(fn)) handlers.load(fn).catch((err: unknown) => log(`${fn}: cannot load: ${err}`));
@@ -238,9 +258,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       banner,
       async reloadScenario(next, loadTime) {
         sim.loadScenario(next, loadTime);
-        await syncRegistry();
-        info.kubeconfigs = kubeconfigs;
-        writeStackFile(stackFile, info);
+        await followScenario();
       },
       close() {
         closing ??= closeAll();
