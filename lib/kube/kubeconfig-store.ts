@@ -106,7 +106,26 @@ export class DefaultKubeconfigStore implements KubeconfigStore {
     return this.#tokens;
   }
 
+  /**
+   * Parsed and policy-checked kubeconfigs are cached per container for 5 minutes, whatever their
+   * source: a file is not re-read and re-validated on every Kubernetes call.
+   */
   #resolve(clusterId: string, ref: string): Promise<ResolvedKubeconfig> {
+    const key = `${clusterId}\0${ref}`;
+    const now = this.#now();
+    const hit = this.#cache.get(key);
+    if (hit && now - hit.loadedAt < KUBECONFIG_CACHE_MS && now >= hit.loadedAt) return hit.config;
+    const config = this.#load(clusterId, ref);
+    const entry = { loadedAt: now, config };
+    this.#cache.set(key, entry);
+    // Failures are not cached: the next request tries again.
+    config.catch(() => {
+      if (this.#cache.get(key) === entry) this.#cache.delete(key);
+    });
+    return config;
+  }
+
+  #load(clusterId: string, ref: string): Promise<ResolvedKubeconfig> {
     const colon = ref.indexOf(":");
     const scheme = colon > 0 ? ref.slice(0, colon) : "";
     const target = ref.slice(colon + 1);
@@ -136,18 +155,7 @@ export class DefaultKubeconfigStore implements KubeconfigStore {
     ) {
       return Promise.reject(failure(clusterId, "secret name is outside the allowed prefix"));
     }
-    const key = `${clusterId}\0${name}`;
-    const now = this.#now();
-    const hit = this.#cache.get(key);
-    if (hit && now - hit.loadedAt < KUBECONFIG_CACHE_MS && now >= hit.loadedAt) return hit.config;
-    const config = this.#loadSecret(clusterId, name);
-    const entry = { loadedAt: now, config };
-    this.#cache.set(key, entry);
-    // Failures are not cached: the next request tries again.
-    config.catch(() => {
-      if (this.#cache.get(key) === entry) this.#cache.delete(key);
-    });
-    return config;
+    return this.#loadSecret(clusterId, name);
   }
 
   async #loadSecret(clusterId: string, name: string): Promise<ResolvedKubeconfig> {

@@ -37,7 +37,6 @@ export const PROTECTED_MAX = 0xf7ff;
 
 const ANY_PRIVATE_USE = /[\ue000-\uf8ff]/;
 const ANY_PRIVATE_USE_G = /[\ue000-\uf8ff]/g;
-const MARKERS_G = /[\ue100-\ue1ff]/g;
 const MARKERS = /[\ue100-\ue1ff]/;
 
 // ------------------------------------------------------------------ character classes
@@ -315,7 +314,7 @@ function authSchemes(s: string, lower: string): string {
         else break;
       }
       while (j < s.length && s.charCodeAt(j) === 61 && j - v < 1100) j++;
-      if (j - v >= 4 && j - v <= 1024 && decodesToUserPass(s.slice(v, j))) {
+      if (j - v >= 8 && j - v <= 1024 && (j - v) % 4 === 0 && decodesToUserPass(s.slice(v, j))) {
         found.push([m.index, j, M.basic]);
         BASIC.lastIndex = j;
       }
@@ -773,9 +772,21 @@ function redactChain(s: string): string {
   return longTokenRule(s);
 }
 
+const MARKER_TEXT = REDACTION_KINDS.map((k) => `[redacted:${k}]`);
+
 function expandMarkers(s: string): string {
   if (!MARKERS.test(s)) return s;
-  return s.replace(MARKERS_G, (ch) => `[redacted:${REDACTION_KINDS[ch.charCodeAt(0) - MARK_BASE]}]`);
+  const parts: string[] = [];
+  let from = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= MARK_BASE && c < MARK_BASE + REDACTION_KINDS.length) {
+      parts.push(s.slice(from, i), MARKER_TEXT[c - MARK_BASE]!);
+      from = i + 1;
+    }
+  }
+  parts.push(s.slice(from));
+  return parts.join("");
 }
 
 /** Input private-use characters would collide with markers; they become U+FFFD. */
