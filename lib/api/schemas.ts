@@ -3,11 +3,11 @@
  * `details` items. Handlers validate with these; tests draw cases from them.
  */
 import { z } from "zod";
+import { isRfc3339Utc } from "../rfc3339.ts";
 import { type ErrorDetail, ServiceError } from "./errors.ts";
 
 export const ID_PATTERN = /^[a-z0-9]([a-z0-9_-]{0,62}[a-z0-9])?$/;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 const MAX_DETAILS = 32;
 
 const id = z.string().regex(ID_PATTERN);
@@ -26,23 +26,6 @@ const boundedInt = (max: number) =>
     .regex(/^[1-9][0-9]{0,5}$/)
     .transform(Number)
     .refine((n) => n <= max);
-
-/** A valid calendar instant in RFC 3339 UTC (`…Z`); `Date` alone would accept Feb 30. */
-export function isRfc3339Utc(value: string): boolean {
-  if (!RFC3339_UTC.test(value)) return false;
-  const [y, mo, d, h, mi, s] = [0, 5, 8, 11, 14, 17].map((i) =>
-    Number(value.slice(i, i + (i === 0 ? 4 : 2))),
-  );
-  const date = new Date(Date.UTC(y!, mo! - 1, d!, h!, mi!, s!));
-  return (
-    date.getUTCFullYear() === y &&
-    date.getUTCMonth() === mo! - 1 &&
-    date.getUTCDate() === d &&
-    date.getUTCHours() === h &&
-    date.getUTCMinutes() === mi &&
-    date.getUTCSeconds() === s
-  );
-}
 
 const logQueryFields = {
   source: z.enum(["gateway", "agent", "sandbox"]),

@@ -4,37 +4,7 @@
  * shape is rejected, and accepted values are kept verbatim.
  */
 
-const SHAPE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?Z$/;
-
-const daysInMonth = (year: number, month: number): number => {
-  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
-};
-
-/** True for `YYYY-MM-DDTHH:MM:SS[.1-9 digits]Z` naming a real instant (no leap second, no offset). */
-export function isRfc3339Utc(value: string): boolean {
-  if (value.length > 30) return false;
-  const m = SHAPE.exec(value);
-  if (!m) return false;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  return (
-    year >= 1 &&
-    month >= 1 &&
-    month <= 12 &&
-    day >= 1 &&
-    day <= daysInMonth(year, month) &&
-    hour <= 23 &&
-    minute <= 59 &&
-    second <= 59
-  );
-}
+export { isRfc3339Utc } from "../rfc3339.ts";
 
 /** A key that orders valid timestamps chronologically as plain strings (fraction padded to 9 digits). */
 export function timeKey(value: string): string {

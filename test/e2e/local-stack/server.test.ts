@@ -18,6 +18,7 @@ let base: string;
 
 const echoLoader: HandlerLoader = {
   exists: () => true,
+  reset: () => {},
   async load(fn): Promise<LambdaHandler> {
     return async (event, context) => {
       calls.push({
@@ -174,6 +175,7 @@ describe("before the functions exist", () => {
   it("answers /health locally with the contract headers, and 500 for routes without a function", async () => {
     const loader: HandlerLoader = {
       exists: () => false,
+      reset: () => {},
       load: () => Promise.reject(new Error("must not be imported")),
     };
     const bare = createApiServer({

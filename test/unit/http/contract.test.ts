@@ -1,13 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isServiceError } from "../../../lib/api/errors.ts";
-import {
-  deploymentPathSchema,
-  isRfc3339Utc,
-  parseLogQuery,
-  parsePath,
-  requireNoQuery,
-} from "../../../lib/api/schemas.ts";
+import { deploymentPathSchema, parseLogQuery, parsePath, requireNoQuery } from "../../../lib/api/schemas.ts";
+import { isRfc3339Utc } from "../../../lib/rfc3339.ts";
 
 const NOW = Date.parse("2026-11-29T12:00:00Z");
 
