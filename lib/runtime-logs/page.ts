@@ -10,6 +10,7 @@ import {
   type ClassifyContext,
   classifyLine,
   type JsonRunState,
+  type LineContent,
   levelRank,
   Pem,
 } from "./classify.ts";
@@ -108,7 +109,7 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
       truncated: false,
       cursor: null,
     };
-    return { page, cursor: null, body: envelope(page, [], input.requestId) };
+    return { page, cursor: null, body: envelope(page, input.requestId) };
   }
 
   const split = splitChunk(chunk.text, chunk.truncated);
@@ -170,13 +171,9 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
       continue;
     }
     open = null;
-    let rec: LineRecord;
-    if (masked[q]) {
-      rec = { type: "line", time: line.time, kind: "text", level: "unknown", message: PEM_MASK };
-    } else {
-      const { type: _t, ...rest } = c as Exclude<typeof c, { type: "withheld" }>;
-      rec = { type: "line", time: line.time, ...rest };
-    }
+    const rec: LineRecord = masked[q]
+      ? { type: "line", time: line.time, kind: "text", level: "unknown", message: PEM_MASK }
+      : lineRecord(line.time, c as LineContent);
     entries.push({ rec, last: q });
   }
 
@@ -220,17 +217,15 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
     cursor: "x".repeat(MAX_CURSOR_CHARS),
   };
   const truncGapReserve = utf8Length(JSON.stringify(gap("truncated", "9999-12-31T23:59:59.999999999Z"))) + 1;
-  let reserved = utf8Length(envelope(shell, [], input.requestId)) + truncGapReserve;
+  let reserved = utf8Length(envelope(shell, input.requestId)) + truncGapReserve;
   for (const g of trailing) reserved += utf8Length(JSON.stringify(g)) + 1;
-  const jsons = new Array<string>(entries.length);
+  // Each record's size as it will appear in the array (with its comma), measured once, summed.
   let used = reserved;
   let k = 0;
   for (; k < entries.length; k++) {
-    const json = JSON.stringify(entries[k]!.rec);
-    const size = utf8Length(json) + 1;
+    const size = utf8Length(JSON.stringify(entries[k]!.rec)) + 1;
     if (used + size > budget) break;
     used += size;
-    jsons[k] = json;
   }
   const cut = k < entries.length;
   if (cut && !entries.slice(0, k).some((e) => e.last >= 0)) {
@@ -266,7 +261,6 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
   // Level filter after signing: the cursor already resumes after hidden lines.
   const min = view.minLevel;
   const records: LogRecord[] = [];
-  const recordJson: string[] = [];
   let withheld = 0;
   for (let i = 0; i < kept.length; i++) {
     const rec = kept[i]!.rec;
@@ -280,14 +274,10 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
       continue;
     }
     records.push(rec);
-    recordJson.push(jsons[i]!);
   }
-  for (const g of tail) {
-    records.push(g);
-    recordJson.push(JSON.stringify(g));
-  }
+  for (const g of tail) records.push(g);
   const page: LogPage = { ...shell, records, withheld, truncated: cut || stall === "stay", cursor: token };
-  const body = envelope(page, recordJson, input.requestId);
+  const body = envelope(page, input.requestId);
   if (utf8Length(body) > budget) {
     throw new ServiceError("INTERNAL", { internal: "page exceeded its budget after serialization" });
   }
@@ -299,14 +289,18 @@ function firstTimeOf(lines: readonly RawLine[]): string | null {
   return null;
 }
 
-/** `{"data":page,"meta":{"requestId"}}` with the records given as serialized JSON. */
-function envelope(page: LogPage, recordJson: readonly string[], requestId: string): string {
-  return (
-    `{"data":{"deploymentId":${JSON.stringify(page.deploymentId)},"source":${JSON.stringify(page.source)},` +
-    `"stream":${JSON.stringify(page.stream)},"observedAt":${JSON.stringify(page.observedAt)},` +
-    `"records":[${recordJson.join(",")}],"withheld":${page.withheld},"truncated":${page.truncated},` +
-    `"cursor":${JSON.stringify(page.cursor)}},"meta":{"requestId":${JSON.stringify(requestId)}}}`
-  );
+/** `{"data":page,"meta":{"requestId"}}`: one native serialization, flat and exact. */
+function envelope(page: LogPage, requestId: string): string {
+  return JSON.stringify({ data: page, meta: { requestId } });
+}
+
+/** A line record from classified content, fields in their serialized order (no spread copies). */
+function lineRecord(time: string | null, c: LineContent): LineRecord {
+  const rec: LineRecord = { type: "line", time, kind: c.kind, level: c.level, message: c.message };
+  if (c.subsystem !== undefined) rec.subsystem = c.subsystem;
+  if (c.fields !== undefined) rec.fields = c.fields;
+  if (c.truncated !== undefined) rec.truncated = c.truncated;
+  return rec;
 }
 
 /**

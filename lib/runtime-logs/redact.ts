@@ -37,7 +37,8 @@ export const PROTECTED_MAX = 0xf7ff;
 
 const ANY_PRIVATE_USE = /[\ue000-\uf8ff]/;
 const ANY_PRIVATE_USE_G = /[\ue000-\uf8ff]/g;
-const MARKERS = /[\ue100-\ue1ff]/;
+/** Markers in use: one per redaction kind. */
+const MARKERS = new RegExp(`[\\ue100-\\u${(MARK_BASE + REDACTION_KINDS.length - 1).toString(16)}]`);
 
 // ------------------------------------------------------------------ character classes
 
@@ -602,69 +603,94 @@ function keyValueRule(s: string): string {
 
 // ------------------------------------------------------------------ long-token
 
-const isB64 = (c: number): boolean => isAlnum(c) || c === 43 || c === 47;
-const isHexLetter = (c: number): boolean => (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
+/** A maximal run of one token alphabet being scanned, and what kinds of characters it holds. */
+class Run {
+  start = -1;
+  upper = false;
+  lower = false;
+  digit = false;
+  hex = true;
 
-/** Spans of ≥ 40-char runs of one alphabet that look random (mixed case and digits, or hex). */
-function randomRuns(s: string, inClass: (c: number) => boolean, padding: boolean, out: number[]): void {
+  begin(i: number): void {
+    this.start = i;
+    this.upper = false;
+    this.lower = false;
+    this.digit = false;
+    this.hex = true;
+  }
+
+  add(c: number): void {
+    if (c >= 48 && c <= 57) this.digit = true;
+    else if (c >= 65 && c <= 90) {
+      this.upper = true;
+      if (c > 70) this.hex = false;
+    } else if (c >= 97 && c <= 122) {
+      this.lower = true;
+      if (c > 102) this.hex = false;
+    } else this.hex = false;
+  }
+
+  /** ≥ 40 characters that look random: mixed case and digits, or hex with digits. */
+  random(end: number): boolean {
+    return end - this.start >= 40 && ((this.upper && this.lower && this.digit) || (this.hex && this.digit));
+  }
+}
+
+/**
+ * Spans of ≥ 40-character runs of standard base64 (`[A-Za-z0-9+/]`, then `=` padding) and of
+ * base64url (`[A-Za-z0-9_-]`) that look random, both alphabets in one pass; each list in order.
+ */
+function randomRuns(s: string, b64Out: number[], urlOut: number[]): void {
   const n = s.length;
-  let i = 0;
-  while (i < n) {
-    if (!inClass(s.charCodeAt(i))) {
-      i++;
-      continue;
+  const b64 = new Run();
+  const url = new Run();
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? s.charCodeAt(i) : 0;
+    const cls = c < 128 ? CHAR_CLASS[c]! & 3 : 0;
+    if (cls & 1) {
+      if (b64.start < 0) b64.begin(i);
+      b64.add(c);
+    } else if (b64.start >= 0) {
+      if (b64.random(i)) {
+        let end = i;
+        while (end < n && s.charCodeAt(end) === 61) end++;
+        b64Out.push(b64.start, end);
+      }
+      b64.start = -1;
     }
-    const start = i;
-    let upper = false;
-    let lower = false;
-    let digit = false;
-    let hex = true;
-    while (i < n) {
-      const c = s.charCodeAt(i);
-      if (!inClass(c)) break;
-      if (c >= 48 && c <= 57) digit = true;
-      else if (c >= 65 && c <= 90) {
-        upper = true;
-        if (!isHexLetter(c)) hex = false;
-      } else if (c >= 97 && c <= 122) {
-        lower = true;
-        if (!isHexLetter(c)) hex = false;
-      } else hex = false;
-      i++;
+    if (cls & 2) {
+      if (url.start < 0) url.begin(i);
+      url.add(c);
+    } else if (url.start >= 0) {
+      if (url.random(i)) urlOut.push(url.start, i);
+      url.start = -1;
     }
-    const runEnd = i;
-    if (padding) while (i < n && s.charCodeAt(i) === 61) i++;
-    if (runEnd - start >= 40 && ((upper && lower && digit) || (hex && digit))) out.push(start, i);
   }
 }
 
-/** Whether `s` holds a run of ≥ 40 characters of either token alphabet (cheap pre-check). */
-function hasLongRun(s: string): boolean {
-  let run = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (isAlnum(c) || c === 43 || c === 47 || c === 45 || c === 95) {
-      if (++run >= 40) return true;
-    } else run = 0;
-  }
-  return false;
-}
-
+/** Called when `triggers` saw a run of ≥ 40 characters of either alphabet. */
 function longTokenRule(s: string): string {
-  if (s.length < 40 || !hasLongRun(s)) return s;
   const a: number[] = [];
   const b: number[] = [];
-  randomRuns(s, isB64, true, a);
-  randomRuns(s, isB64Url, false, b);
+  randomRuns(s, a, b);
   if (a.length === 0 && b.length === 0) return s;
-  // Union of both span lists, merged.
-  const all: Array<[number, number]> = [];
-  for (let k = 0; k < a.length; k += 2) all.push([a[k]!, a[k + 1]!]);
-  for (let k = 0; k < b.length; k += 2) all.push([b[k]!, b[k + 1]!]);
-  all.sort((x, y) => x[0] - y[0]);
+  // Union of both sorted span lists, touching or overlapping spans merged.
   const spans: number[] = [];
   const reps: string[] = [];
-  for (const [start, end] of all) {
+  let ia = 0;
+  let ib = 0;
+  while (ia < a.length || ib < b.length) {
+    let start: number;
+    let end: number;
+    if (ib >= b.length || (ia < a.length && a[ia]! <= b[ib]!)) {
+      start = a[ia]!;
+      end = a[ia + 1]!;
+      ia += 2;
+    } else {
+      start = b[ib]!;
+      end = b[ib + 1]!;
+      ib += 2;
+    }
     const last = spans.length - 1;
     if (last > 0 && start <= spans[last]!) {
       spans[last] = Math.max(spans[last]!, end);
@@ -695,98 +721,176 @@ const F_USERINFO = 32;
 const F_PREFIX = 64;
 const F_QUERY = 128;
 const F_KV = 256;
+/** A run of ≥ 40 characters of the standard base64 alphabet `[A-Za-z0-9+/]`. */
+const F_RUN_B64 = 512;
+/** A run of ≥ 40 characters of the base64url alphabet `[A-Za-z0-9_-]`. */
+const F_RUN_URL = 1024;
+const ALL_FLAGS = 2047;
 
-/** Every word a rule starts from, in one scan over the lower-cased text (a superset is fine). */
-const TRIGGERS =
-  /-----begin |--|-[upa]|vault|authorization|cookie|x-api-key|bearer|basic|login|eyj|:\/\/|[?#]|sk-|sk_|rk_|gh[pousr]_|github_pat_|xox|xapp-|glpat-|npm_|hf_|akia|asia|aiza|token|secret|passw|pwd|api.?key|credential|private|access|signature|[_-]key/g;
+/**
+ * The words each rule starts from (lower case; `.` stands for any one character). A rule whose
+ * words are all absent cannot match, so it is skipped. Redacting only ever replaces a span by one
+ * private-use marker, which cannot complete an ASCII word or join two runs, so the words found in
+ * the input are a superset of those any later rule sees.
+ */
+const TRIGGER_WORDS: ReadonlyArray<readonly [string, number]> = [
+  ["-----begin ", F_PEM | F_ARGV],
+  ["--", F_ARGV],
+  ["-u", F_ARGV],
+  ["-p", F_ARGV],
+  ["-a", F_ARGV],
+  ["vault", F_ARGV],
+  ["authorization", F_HEADER | F_KV],
+  ["cookie", F_HEADER | F_KV],
+  ["x-api-key", F_HEADER | F_KV],
+  ["bearer", F_AUTH],
+  ["basic", F_AUTH],
+  ["login", F_AUTH],
+  ["eyj", F_JWT],
+  ["://", F_USERINFO],
+  ["?", F_QUERY],
+  ["#", F_QUERY],
+  ["token", F_KV],
+  ["secret", F_KV],
+  ["passw", F_KV],
+  ["pwd", F_KV],
+  ["apikey", F_KV],
+  ["api.key", F_KV],
+  ["credential", F_KV],
+  ["private", F_KV],
+  ["access", F_KV],
+  ["signature", F_KV],
+  ["_key", F_KV],
+  ["-key", F_KV],
+  ["sk-", F_PREFIX],
+  ["sk_", F_PREFIX],
+  ["rk_", F_PREFIX],
+  ["ghp_", F_PREFIX],
+  ["gho_", F_PREFIX],
+  ["ghu_", F_PREFIX],
+  ["ghs_", F_PREFIX],
+  ["ghr_", F_PREFIX],
+  ["github_pat_", F_PREFIX],
+  ["xox", F_PREFIX],
+  ["xapp-", F_PREFIX],
+  ["glpat-", F_PREFIX],
+  ["npm_", F_PREFIX],
+  ["hf_", F_PREFIX],
+  ["akia", F_PREFIX],
+  ["asia", F_PREFIX],
+  ["aiza", F_PREFIX],
+];
 
-function triggerFlag(m: string): number {
-  switch (m) {
-    case "-----begin ":
-      return F_PEM | F_ARGV;
-    case "--":
-    case "-u":
-    case "-p":
-    case "-a":
-    case "vault":
-      return F_ARGV;
-    case "authorization":
-    case "cookie":
-    case "x-api-key":
-      return F_HEADER | F_KV;
-    case "bearer":
-    case "basic":
-    case "login":
-      return F_AUTH;
-    case "eyj":
-      return F_JWT;
-    case "://":
-      return F_USERINFO;
-    case "?":
-    case "#":
-      return F_QUERY;
-    case "token":
-    case "secret":
-    case "passw":
-    case "pwd":
-    case "credential":
-    case "private":
-    case "access":
-    case "signature":
-      return F_KV;
-    default:
-      return m.endsWith("key") ? F_KV : F_PREFIX;
+interface TriggerWord {
+  text: string;
+  flag: number;
+}
+
+/**
+ * ASCII character table: bit 1 standard base64, bit 2 base64url, bit 4 first character of a word of
+ * two or more characters, bit 8 a one-character word.
+ */
+const CHAR_CLASS = new Uint8Array(128);
+/** Flags of the one-character words, by character code. */
+const SINGLE_FLAGS = new Uint16Array(128);
+/** 1 where some word starts with this pair of characters (any case), at `first * 128 + second`. */
+const PAIRS = new Uint8Array(128 * 128);
+/** Words of two or more characters by the code of their first character (either case). */
+const WORDS_BY_FIRST: TriggerWord[][] = Array.from({ length: 128 }, () => []);
+const bothCases = (c: number): number[] => (c >= 97 && c <= 122 ? [c, c - 32] : [c]);
+for (let c = 0; c < 128; c++) {
+  if (isAlnum(c) || c === 43 || c === 47) CHAR_CLASS[c]! |= 1;
+  if (isTokenChar(c)) CHAR_CLASS[c]! |= 2;
+}
+for (const [text, flag] of TRIGGER_WORDS) {
+  for (const first of bothCases(text.charCodeAt(0))) {
+    if (text.length === 1) {
+      CHAR_CLASS[first]! |= 8;
+      SINGLE_FLAGS[first]! |= flag;
+      continue;
+    }
+    CHAR_CLASS[first]! |= 4;
+    WORDS_BY_FIRST[first]!.push({ text, flag });
+    for (const second of bothCases(text.charCodeAt(1))) PAIRS[first * 128 + second] = 1;
   }
 }
 
-const ALL_FLAGS = 511;
+const asciiLower = (c: number): number => (c >= 65 && c <= 90 ? c + 32 : c);
 
-function triggers(lower: string): number {
+/** Whether the lower-case `word` (`.` = any character) occurs at `i`, ASCII case-insensitively. */
+function wordAt(s: string, i: number, word: string): boolean {
+  if (i + word.length > s.length) return false;
+  for (let k = 1; k < word.length; k++) {
+    const w = word.charCodeAt(k);
+    if (w !== 46 && asciiLower(s.charCodeAt(i + k)) !== w) return false;
+  }
+  return true;
+}
+
+/**
+ * Which rules can match `s` and which alphabets hold a long run: one linear scan over the text, no
+ * lower-cased copy, words only compared where their first two characters are.
+ */
+function triggers(s: string): number {
   let flags = 0;
-  let seen = 0;
-  TRIGGERS.lastIndex = 0;
-  for (let m = TRIGGERS.exec(lower); m !== null; m = TRIGGERS.exec(lower)) {
-    flags |= triggerFlag(m[0]);
-    // Many words: every rule runs (each is linear), rather than paying for a long scan here.
-    if (++seen > 64 || flags === ALL_FLAGS) return ALL_FLAGS;
-    // Overlapping words must be found too (`vaulttoken` holds `vault` and `token`).
-    TRIGGERS.lastIndex = m.index + 1;
+  let b64 = 0;
+  let url = 0;
+  const n = s.length;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 128) {
+      b64 = 0;
+      url = 0;
+      continue;
+    }
+    const cls = CHAR_CLASS[c]!;
+    if (cls & 1) {
+      if (++b64 >= 40) flags |= F_RUN_B64;
+    } else b64 = 0;
+    if (cls & 2) {
+      if (++url >= 40) flags |= F_RUN_URL;
+    } else url = 0;
+    if ((cls & 12) === 0) continue;
+    if (cls & 8) flags |= SINGLE_FLAGS[c]!;
+    if ((cls & 4) === 0 || i + 1 >= n) continue;
+    const next = s.charCodeAt(i + 1);
+    if (next >= 128 || PAIRS[c * 128 + next] === 0) continue;
+    const words = WORDS_BY_FIRST[c]!;
+    for (let k = 0; k < words.length; k++) {
+      const w = words[k]!;
+      if ((flags & w.flag) !== w.flag && wordAt(s, i, w.text)) flags |= w.flag;
+    }
+    if (flags === ALL_FLAGS) break;
   }
   return flags;
 }
 
 function redactChain(s: string): string {
-  const lower = s.toLowerCase();
-  const f = triggers(lower);
-  if (f !== 0) {
-    if (f & F_PEM) s = pemRule(s);
-    if (f & F_ARGV) s = argvRule(s, lower);
-    if (f & F_HEADER) s = headerRule(s);
-    if (f & F_AUTH) s = authSchemes(s, lower);
-    if (f & F_JWT) s = jwtRule(s);
-    if (f & F_USERINFO) s = userinfoRule(s);
-    if (f & (F_PREFIX | F_KV)) s = prefixRule(s);
-    if (f & F_QUERY) s = queryRule(s);
-    if (f & F_KV) s = keyValueRule(s);
-  }
-  return longTokenRule(s);
+  const f = triggers(s);
+  if (f === 0) return s;
+  const lower = f & (F_ARGV | F_AUTH) ? s.toLowerCase() : "";
+  if (f & F_PEM) s = pemRule(s);
+  if (f & F_ARGV) s = argvRule(s, lower);
+  if (f & F_HEADER) s = headerRule(s);
+  if (f & F_AUTH) s = authSchemes(s, lower);
+  if (f & F_JWT) s = jwtRule(s);
+  if (f & F_USERINFO) s = userinfoRule(s);
+  if (f & F_PREFIX) s = prefixRule(s);
+  if (f & F_QUERY) s = queryRule(s);
+  if (f & F_KV) s = keyValueRule(s);
+  if (f & (F_RUN_B64 | F_RUN_URL)) s = longTokenRule(s);
+  return s;
 }
 
 const MARKER_TEXT = REDACTION_KINDS.map((k) => `[redacted:${k}]`);
 
 function expandMarkers(s: string): string {
-  if (!MARKERS.test(s)) return s;
-  const parts: string[] = [];
-  let from = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= MARK_BASE && c < MARK_BASE + REDACTION_KINDS.length) {
-      parts.push(s.slice(from, i), MARKER_TEXT[c - MARK_BASE]!);
-      from = i + 1;
-    }
+  // One native replace per kind present (usually one or two): far cheaper than rebuilding in script.
+  for (let m = MARKERS.exec(s); m !== null; m = MARKERS.exec(s)) {
+    const marker = m[0];
+    s = s.replaceAll(marker, MARKER_TEXT[marker.charCodeAt(0) - MARK_BASE] ?? "");
   }
-  parts.push(s.slice(from));
-  return parts.join("");
+  return s;
 }
 
 /** Input private-use characters would collide with markers; they become U+FFFD. */
