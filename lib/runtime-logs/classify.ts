@@ -6,7 +6,7 @@
 import type { Level } from "../domain.ts";
 import { protectPseudonyms, restorePseudonyms } from "./pseudonym.ts";
 import { neutralizePrivateUse, protectExisting, redactProtected } from "./redact.ts";
-import { stripControls, truncateUtf8, utf8Length } from "./sanitize.ts";
+import { fitUtf8, stripControls, utf8Length } from "./sanitize.ts";
 import type { FieldValue, IdentityKey, LineKind, RecordLevel, WithheldReason } from "./types.ts";
 
 export const MAX_INPUT_LINE_BYTES = 32 * 1024;
@@ -265,7 +265,12 @@ function pemShape(s: string): Pem {
 
 /** Redact one outgoing string with pseudonyms protected. */
 export function cleanString(s: string, ctx: ClassifyContext): string {
-  const p = protectPseudonyms(neutralizePrivateUse(s), ctx.identityKey, ctx.namespaceId);
+  const n = neutralizePrivateUse(s);
+  // Most strings hold neither identities, pseudonyms nor redactions: no placeholder bookkeeping.
+  if (!n.includes("=") && !n.includes("[redacted:") && !n.includes("hmac-sha256:v1:")) {
+    return redactProtected(n);
+  }
+  const p = protectPseudonyms(n, ctx.identityKey, ctx.namespaceId);
   const text = protectExisting(p.text, p.values);
   return restorePseudonyms(redactProtected(text), p.values);
 }
@@ -303,9 +308,10 @@ export function classifyLine(raw: string, ctx: ClassifyContext, run: JsonRunStat
   if (text.length > MAX_TEXT_BYTES / 3 && utf8Length(text) > MAX_TEXT_BYTES)
     return withheld("oversized", pem);
   const level = plainLevel(text);
-  const message = truncateUtf8(cleanString(text, ctx), MAX_MESSAGE_BYTES);
-  const content: LineContent = { type: "line", kind: "text", level, message: message.text };
-  if (message.cut) content.truncated = true;
+  const clean = cleanString(text, ctx);
+  const message = fitUtf8(clean, MAX_MESSAGE_BYTES);
+  const content: LineContent = { type: "line", kind: "text", level, message };
+  if (message.length !== clean.length) content.truncated = true;
   return { content, pem };
 }
 
@@ -387,13 +393,14 @@ function build(
   ctx: ClassifyContext,
 ): Classified {
   const stripped = stripControls(rawMessage);
-  const message = truncateUtf8(cleanString(stripped, ctx), MAX_MESSAGE_BYTES);
-  const content: LineContent = { type: "line", kind, level, message: message.text };
-  let truncated = message.cut;
+  const clean = cleanString(stripped, ctx);
+  const message = fitUtf8(clean, MAX_MESSAGE_BYTES);
+  const content: LineContent = { type: "line", kind, level, message };
+  let truncated = message.length !== clean.length;
   if (rawSubsystem !== undefined) {
-    const sub = truncateUtf8(cleanString(stripControls(rawSubsystem), ctx), MAX_FIELD_BYTES);
-    content.subsystem = sub.text;
-    truncated ||= sub.cut;
+    const cleanSub = cleanString(stripControls(rawSubsystem), ctx);
+    content.subsystem = fitUtf8(cleanSub, MAX_FIELD_BYTES);
+    truncated ||= content.subsystem.length !== cleanSub.length;
   }
   let fields: Record<string, FieldValue> | undefined;
   for (const name of FIELD_ALLOWLIST) {
@@ -405,9 +412,9 @@ function build(
         : undefined;
     let out: FieldValue | undefined;
     if (typeof v === "string") {
-      const cut = truncateUtf8(cleanString(stripControls(v), ctx), MAX_FIELD_BYTES);
-      out = cut.text;
-      truncated ||= cut.cut;
+      const clean = cleanString(stripControls(v), ctx);
+      out = fitUtf8(clean, MAX_FIELD_BYTES);
+      truncated ||= out.length !== clean.length;
     } else if (typeof v === "number" && Number.isFinite(v)) out = v;
     else if (typeof v === "boolean") out = v;
     if (out !== undefined) {

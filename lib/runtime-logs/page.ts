@@ -23,6 +23,7 @@ import {
   signingKey,
 } from "./cursor.ts";
 import { gap } from "./gaps.ts";
+import { jsonBytes } from "./json-size.ts";
 import { type RawLine, splitChunk } from "./lines.ts";
 import { BEFORE_ALL, frontierKey, hasFrontier, type Selection, selectLines } from "./resume.ts";
 import { utf8Length } from "./sanitize.ts";
@@ -138,45 +139,6 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
   const take = sel.take;
   if (sel.windowGap) entries.push({ rec: gap("window_exceeded", firstTime), last: -1 });
 
-  // Classify in order, then mask PEM blocks.
-  const ctx: ClassifyContext = { identityKey: input.keys.identity, namespaceId: input.namespaceId };
-  const run: JsonRunState = { depth: 0 };
-  const classified = new Array<Classified>(take.length);
-  for (let q = 0; q < take.length; q++) classified[q] = classifyLine(lines[take[q]!]!.text, ctx, run);
-  const carried: PemState & { key: string | null } =
-    frontier?.pemOpen === true
-      ? {
-          open: true,
-          unknown: frontier.pemFrontier === null,
-          key: frontier.pemFrontier === null ? null : (parseUtcTime(frontier.pemFrontier)?.key ?? null),
-        }
-      : { open: false, unknown: false, key: null };
-  const { masked, after: pemAfter } = maskPem(lines, take, classified, carried);
-
-  // Records, coalescing consecutive withheld lines of one reason.
-  let open: { rec: WithheldRecord; entry: Entry } | null = null;
-  for (let q = 0; q < take.length; q++) {
-    const line = lines[take[q]!]!;
-    const c = classified[q]!.content;
-    if (!masked[q] && c.type === "withheld") {
-      if (open !== null && open.rec.reason === c.reason) {
-        open.rec.count++;
-        open.entry.last = q;
-        continue;
-      }
-      const rec: WithheldRecord = { type: "withheld", time: line.time, count: 1, reason: c.reason };
-      const entry = { rec, last: q };
-      entries.push(entry);
-      open = { rec, entry };
-      continue;
-    }
-    open = null;
-    const rec: LineRecord = masked[q]
-      ? { type: "line", time: line.time, kind: "text", level: "unknown", message: PEM_MASK }
-      : lineRecord(line.time, c as LineContent);
-    entries.push({ rec, last: q });
-  }
-
   // Trailing gaps: a stalled read, a stream replaced during the read.
   const trailing: GapRecord[] = [];
   let stall: "stay" | "skip" | null = null;
@@ -219,15 +181,73 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
   const truncGapReserve = utf8Length(JSON.stringify(gap("truncated", "9999-12-31T23:59:59.999999999Z"))) + 1;
   let reserved = utf8Length(envelope(shell, input.requestId)) + truncGapReserve;
   for (const g of trailing) reserved += utf8Length(JSON.stringify(g)) + 1;
-  // Each record's size as it will appear in the array (with its comma), measured once, summed.
+
+  // Classify, mask PEM blocks and build records in order, batch by batch, measuring each final
+  // record once (its size as it will appear in the array, comma included) and summing: lines past
+  // the first record that does not fit are never classified. A record is final once no later line
+  // can change it: a run of withheld lines may still grow, and PEM-shaped lines may still be masked
+  // by an END below them; such a trailing run waits for the next batch.
+  const carried: PemState & { key: string | null } =
+    frontier?.pemOpen === true
+      ? {
+          open: true,
+          unknown: frontier.pemFrontier === null,
+          key: frontier.pemFrontier === null ? null : (parseUtcTime(frontier.pemFrontier)?.key ?? null),
+        }
+      : { open: false, unknown: false, key: null };
+  const ctx: ClassifyContext = { identityKey: input.keys.identity, namespaceId: input.namespaceId };
+  const run: JsonRunState = { depth: 0 };
+  const classified = new Array<Classified>(take.length);
+  const pem = new PemMasker(lines, take, classified, carried);
+  const masked = pem.masked;
+  const pemAfter = pem.after;
+  let done = 0;
+  let built = 0;
+  let open: { rec: WithheldRecord; entry: Entry } | null = null;
   let used = reserved;
   let k = 0;
-  for (; k < entries.length; k++) {
-    const size = utf8Length(JSON.stringify(entries[k]!.rec)) + 1;
-    if (used + size > budget) break;
-    used += size;
+  let full = false;
+  for (;;) {
+    // Measure the records built so far.
+    for (; k < entries.length; k++) {
+      const size = jsonBytes(entries[k]!.rec) + 1;
+      if (used + size > budget) {
+        full = true;
+        break;
+      }
+      used += size;
+    }
+    if (full || built === take.length) break;
+    const to = Math.min(take.length, done + CLASSIFY_BATCH);
+    for (let q = done; q < to; q++) classified[q] = classifyLine(lines[take[q]!]!.text, ctx, run);
+    pem.advance(done, to);
+    done = to;
+    const stable = done === take.length ? done : unsettledFrom(classified, masked, built, done);
+    // Records, coalescing consecutive withheld lines of one reason.
+    for (let q = built; q < stable; q++) {
+      const line = lines[take[q]!]!;
+      const c = classified[q]!.content;
+      if (!masked[q] && c.type === "withheld") {
+        if (open !== null && open.rec.reason === c.reason) {
+          open.rec.count++;
+          open.entry.last = q;
+          continue;
+        }
+        const rec: WithheldRecord = { type: "withheld", time: line.time, count: 1, reason: c.reason };
+        const entry = { rec, last: q };
+        entries.push(entry);
+        open = { rec, entry };
+        continue;
+      }
+      open = null;
+      const rec: LineRecord = masked[q]
+        ? { type: "line", time: line.time, kind: "text", level: "unknown", message: PEM_MASK }
+        : lineRecord(line.time, c as LineContent);
+      entries.push({ rec, last: q });
+    }
+    built = stable;
   }
-  const cut = k < entries.length;
+  const cut = full;
   if (cut && !entries.slice(0, k).some((e) => e.last >= 0)) {
     throw new ServiceError("INTERNAL", { internal: "a single record does not fit the page budget" });
   }
@@ -303,69 +323,127 @@ function lineRecord(time: string | null, c: LineContent): LineRecord {
   return rec;
 }
 
+/** Lines classified per batch: small enough that a page cut early classifies little past its end. */
+const CLASSIFY_BATCH = 256;
+
 /**
- * PEM masking over the page's lines (pipeline.md §6). Returns which lines become `[redacted:pem]`
- * and the block state after each line (for the cursor of a page cut short).
+ * Start of the trailing run of lines in [built, done) that a later line may still change: a run of
+ * unmasked withheld lines of one reason (it may grow), or of unmasked PEM-shaped lines (an END
+ * without a BEGIN below them masks them). Lines before it are final.
  */
-function maskPem(
-  lines: readonly RawLine[],
-  take: readonly number[],
+function unsettledFrom(
   classified: readonly Classified[],
-  carried: PemState & { key: string | null },
-): { masked: Uint8Array; after: Uint8Array } {
-  const masked = new Uint8Array(take.length);
-  /** Bit 1: block open after the line; bit 2: its frontier unknown. */
-  const after = new Uint8Array(take.length);
-  let open = carried.open;
-  let unknown = carried.unknown;
-  let fromCarry = carried.open;
-  let prevKey: string | null = null;
-  for (let q = 0; q < take.length; q++) {
-    const key = lines[take[q]!]!.key;
-    const reordered = key === null || (prevKey !== null && key < prevKey);
-    if (key !== null && (prevKey === null || key > prevKey)) prevKey = key;
-    const c = classified[q]!;
-    if (c.content.type === "withheld") {
-      after[q] = (open ? 1 : 0) | (unknown ? 2 : 0);
-      continue;
+  masked: Uint8Array,
+  built: number,
+  done: number,
+): number {
+  let s = done;
+  const last = classified[done - 1]!.content;
+  if (!masked[done - 1] && last.type === "withheld") {
+    while (s > built) {
+      const c = classified[s - 1]!.content;
+      if (masked[s - 1] || c.type !== "withheld" || c.reason !== last.reason) break;
+      s--;
     }
-    if (open) {
-      if (unknown) {
-        masked[q] = 1;
-      } else if (fromCarry && (key === null || carried.key === null || key <= carried.key)) {
-        // Only a line strictly newer than the carried frontier may close a carried block.
-        masked[q] = 1;
-        if (key === null) unknown = true;
-      } else if (reordered) {
-        masked[q] = 1;
-        unknown = true;
-      } else if (c.pem === Pem.Shaped || c.pem === Pem.Begin) {
-        masked[q] = 1;
+    return s;
+  }
+  while (s > built) {
+    const c = classified[s - 1]!;
+    if (masked[s - 1] || c.content.type !== "line" || c.pem !== Pem.Shaped) break;
+    s--;
+  }
+  return s;
+}
+
+/**
+ * PEM masking over the page's lines (pipeline.md §6), advanced in order as lines are classified.
+ * `masked` tells which lines become `[redacted:pem]`; `after` holds the block state after each line
+ * (for the cursor of a page cut short).
+ */
+class PemMasker {
+  readonly masked: Uint8Array;
+  /** Bit 1: block open after the line; bit 2: its frontier unknown. */
+  readonly after: Uint8Array;
+  private open: boolean;
+  private unknown: boolean;
+  private fromCarry: boolean;
+  private prevKey: string | null = null;
+  private readonly lines: readonly RawLine[];
+  private readonly take: readonly number[];
+  private readonly classified: readonly Classified[];
+  private readonly carried: PemState & { key: string | null };
+
+  constructor(
+    lines: readonly RawLine[],
+    take: readonly number[],
+    classified: readonly Classified[],
+    carried: PemState & { key: string | null },
+  ) {
+    this.lines = lines;
+    this.take = take;
+    this.classified = classified;
+    this.carried = carried;
+    this.masked = new Uint8Array(take.length);
+    this.after = new Uint8Array(take.length);
+    this.open = carried.open;
+    this.unknown = carried.unknown;
+    this.fromCarry = carried.open;
+  }
+
+  /** Mask lines [from, to); every line before `to` is classified. */
+  advance(from: number, to: number): void {
+    const { lines, take, classified, carried, masked, after } = this;
+    let { open, unknown, fromCarry, prevKey } = this;
+    for (let q = from; q < to; q++) {
+      const key = lines[take[q]!]!.key;
+      const reordered = key === null || (prevKey !== null && key < prevKey);
+      if (key !== null && (prevKey === null || key > prevKey)) prevKey = key;
+      const c = classified[q]!;
+      if (c.content.type === "withheld") {
+        after[q] = (open ? 1 : 0) | (unknown ? 2 : 0);
+        continue;
+      }
+      if (open) {
+        if (unknown) {
+          masked[q] = 1;
+        } else if (fromCarry && (key === null || carried.key === null || key <= carried.key)) {
+          // Only a line strictly newer than the carried frontier may close a carried block.
+          masked[q] = 1;
+          if (key === null) unknown = true;
+        } else if (reordered) {
+          masked[q] = 1;
+          unknown = true;
+        } else if (c.pem === Pem.Shaped || c.pem === Pem.Begin) {
+          masked[q] = 1;
+          fromCarry = false;
+        } else if (c.pem === Pem.End) {
+          masked[q] = 1;
+          open = false;
+          fromCarry = false;
+        } else {
+          open = false;
+          fromCarry = false;
+        }
+      } else if (c.pem === Pem.Begin) {
+        open = true;
+        unknown = false;
         fromCarry = false;
       } else if (c.pem === Pem.End) {
+        // An END without its BEGIN: the page began mid-block; mask the PEM-shaped lines above it.
         masked[q] = 1;
-        open = false;
-        fromCarry = false;
-      } else {
-        open = false;
-        fromCarry = false;
+        for (let b = q - 1; b >= 0; b--) {
+          const above = classified[b]!;
+          if (masked[b] || above.content.type !== "line" || above.pem !== Pem.Shaped) break;
+          masked[b] = 1;
+        }
       }
-    } else if (c.pem === Pem.Begin) {
-      open = true;
-      unknown = false;
-      fromCarry = false;
-    } else if (c.pem === Pem.End) {
-      // An END without its BEGIN: the page began mid-block; mask the PEM-shaped lines above it.
-      masked[q] = 1;
-      for (let b = q - 1; b >= 0; b--) {
-        const above = classified[b]!;
-        if (masked[b] || above.content.type !== "line" || above.pem !== Pem.Shaped) break;
-        masked[b] = 1;
-      }
+      after[q] = (open ? 1 : 0) | (unknown ? 2 : 0);
     }
-    after[q] = (open ? 1 : 0) | (unknown ? 2 : 0);
+    this.open = open;
+    this.unknown = unknown;
+    this.fromCarry = fromCarry;
+    this.prevKey = prevKey;
   }
-  return { masked, after };
 }
 
 interface NextStateInput {

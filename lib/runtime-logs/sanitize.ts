@@ -87,7 +87,13 @@ export function utf8Length(s: string): number {
 
 /** Cut `s` to at most `max` UTF-8 bytes at a character boundary. */
 export function truncateUtf8(s: string, max: number): { text: string; cut: boolean } {
-  if (s.length <= max / 3 || utf8Length(s) <= max) return { text: s, cut: false };
+  const text = fitUtf8(s, max);
+  return { text, cut: text.length !== s.length };
+}
+
+/** `s` cut to at most `max` UTF-8 bytes at a character boundary (`s` itself when it fits). */
+export function fitUtf8(s: string, max: number): string {
+  if (s.length <= max / 3 || utf8Length(s) <= max) return s;
   let bytes = 0;
   let i = 0;
   while (i < s.length) {
@@ -107,5 +113,5 @@ export function truncateUtf8(s: string, max: number): { text: string; cut: boole
     bytes += size;
     i += width;
   }
-  return { text: s.slice(0, i), cut: true };
+  return s.slice(0, i);
 }

@@ -105,7 +105,9 @@ export function parseTimestamp(s: string): ParsedTime | null {
   } else {
     return null;
   }
-  const key = `${base}.${fraction.padEnd(9, "0")}`;
+  // A `Z` time with all 9 fraction digits (the kubelet's own format) is its key already: slice it
+  // rather than build a new string.
+  const key = zone === 90 && fraction.length === 9 ? s.slice(0, 29) : `${base}.${fraction.padEnd(9, "0")}`;
   return { time, key, end };
 }
 

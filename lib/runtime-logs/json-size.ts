@@ -1,0 +1,61 @@
+/**
+ * UTF-8 size of a value's `JSON.stringify` output, computed without serializing (pipeline.md §7:
+ * each record is measured once). Exact for what records hold: plain objects, arrays, strings, finite
+ * numbers, booleans and null; `undefined` properties are left out, as JSON.stringify does.
+ */
+
+/** Bytes of `JSON.stringify(s)` for a string, quotes included. Linear. */
+export function jsonStringBytes(s: string): number {
+  let bytes = 2;
+  const n = s.length;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) {
+      if (c >= 0x20 && c !== 34 && c !== 92) bytes += 1;
+      else if (c === 34 || c === 92 || c === 8 || c === 9 || c === 10 || c === 12 || c === 13) bytes += 2;
+      else bytes += 6; // \u00XX
+    } else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      const d = i + 1 < n ? s.charCodeAt(i + 1) : 0;
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        bytes += 4;
+        i++;
+      } else bytes += 6; // a lone surrogate is escaped as \udXXX
+    } else if (c >= 0xdc00 && c <= 0xdfff) bytes += 6;
+    else bytes += 3;
+  }
+  return bytes;
+}
+
+/** Bytes of `JSON.stringify(v)` (UTF-8). */
+export function jsonBytes(v: unknown): number {
+  switch (typeof v) {
+    case "string":
+      return jsonStringBytes(v);
+    case "number":
+      return Number.isFinite(v) ? String(v).length : 4;
+    case "boolean":
+      return v ? 4 : 5;
+    case "object": {
+      if (v === null) return 4;
+      if (Array.isArray(v)) {
+        let bytes = 2 + Math.max(0, v.length - 1);
+        for (const x of v) bytes += x === undefined ? 4 : jsonBytes(x);
+        return bytes;
+      }
+      let bytes = 2;
+      let first = true;
+      const o = v as Record<string, unknown>;
+      for (const k in o) {
+        if (!Object.hasOwn(o, k)) continue;
+        const x = o[k];
+        if (x === undefined) continue;
+        bytes += (first ? 0 : 1) + jsonStringBytes(k) + 1 + jsonBytes(x);
+        first = false;
+      }
+      return bytes;
+    }
+    default:
+      return 0;
+  }
+}
