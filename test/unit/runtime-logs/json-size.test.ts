@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, it } from "vitest";
 import { jsonBytes, jsonStringBytes } from "../../../lib/runtime-logs/json-size.ts";
 
 const bytesOf = (v: unknown): number => Buffer.byteLength(JSON.stringify(v), "utf8");
