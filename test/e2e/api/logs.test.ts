@@ -139,6 +139,12 @@ describe("no leak (R1)", () => {
     );
     expect(download.text.startsWith("# agent=support deployment=d2 source=gateway pod=gw-0")).toBe(true);
     expectNoCanary(download);
+    const viaLogs = await get(`${LOGS}?source=gateway&download=true&tailLines=3`);
+    expect(viaLogs.status).toBe(200);
+    expect(viaLogs.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    // A download always takes the newest 1000 lines: tailLines is accepted and ignored.
+    expect(viaLogs.text.split("\n").length).toBe(download.text.split("\n").length);
+    expectNoCanary(viaLogs);
     const status = await get(RUNTIME);
     expect(status.status).toBe(200);
     expect(status.json.data.pods.length).toBeGreaterThan(0);
