@@ -341,19 +341,7 @@ async function checkRestarts(
   } catch {
     identity = null; // pseudonyms are then withheld (fail closed), attribution still runs
   }
-  const check: RestartsCheck = {
-    status: "ok",
-    deployments: deployments.length,
-    observed: 0,
-    transitions: 0,
-    recorded: 0,
-    existing: 0,
-    deferred: 0,
-    withoutEvents: 0,
-    failures: [],
-    partial: false,
-    skipped: 0,
-  };
+  const check: RestartsCheck = { ...emptyRestarts("ok"), deployments: deployments.length };
   await mapLimited(deployments, concurrency, async (d) => {
     if (budget.left() <= 0) {
       check.skipped++;

@@ -11,7 +11,6 @@ import {
   type KubeTime,
   type LogGenerator,
   type LogLine,
-  type PodCondition,
   parseScenarioEvent,
   parseTimeAt,
   type RbacDenial,
@@ -62,17 +61,9 @@ export interface SimContainer {
   previous: Instance | null;
 }
 
-export interface SimPod {
-  name: string;
+/** A scenario Pod as the simulator serves it: placed in its namespace, with live containers. */
+export interface SimPod extends Omit<ScenarioPod, "containers"> {
   namespace: string;
-  uid: string;
-  labels: Record<string, string>;
-  annotations: Record<string, string>;
-  createdAt: KubeTime;
-  phase: string;
-  nodeName: string | null;
-  deletionTimestamp: KubeTime | null;
-  conditions: PodCondition[];
   containers: SimContainer[];
   resourceVersion: string;
 }
