@@ -5,9 +5,8 @@
  * and SHA-256 each). Each figure is the median of repeated runs; the worst run is reported too.
  */
 import { loadavg } from "node:os";
-import type { LogChunk } from "../lib/domain.ts";
 import { buildLogPage } from "../lib/runtime-logs/index.ts";
-import { loadCorpus } from "./corpus.ts";
+import { corpusPageInput, loadCorpus } from "./corpus.ts";
 import { findGc, measureHeap } from "./support/heap.ts";
 import { median, round } from "./support/stats.ts";
 
@@ -20,45 +19,8 @@ const MIB = 1024 * 1024;
 export async function run(): Promise<Record<string, unknown>> {
   const corpus = await loadCorpus();
   const text = corpus.realistic(1);
-  const podUid = "2b1f7c1e-8f0a-4c55-9d57-1a2b3c4d5e6f";
-  const chunk: LogChunk = {
-    text,
-    truncated: false,
-    limitBytes: MIB,
-    pod: "gateway-0",
-    podUid,
-    container: "gateway",
-    restartCount: 0,
-    previous: false,
-    observedAfter: { podUid, restartCount: 0 },
-  };
-  const keys = {
-    cursor: { current: { id: "k1", secret: Buffer.alloc(32, 7) } },
-    identity: { id: "i1", secret: Buffer.alloc(32, 9) },
-  };
-  const now = Date.parse("2026-01-15T09:00:00Z");
-  const page = () =>
-    buildLogPage({
-      chunk,
-      cursor: null,
-      expired: false,
-      view: {
-        binding: {
-          principalId: "p",
-          namespaceId: "ns",
-          agentId: "ag",
-          deploymentId: "d1",
-          source: "gateway",
-        },
-        tailLines: 1000,
-        source: "gateway",
-      },
-      deploymentId: "d1",
-      requestId: "req_00000000-0000-4000-8000-000000000000",
-      now,
-      keys,
-      namespaceId: "ns",
-    });
+  const input = corpusPageInput(text);
+  const page = () => buildLogPage(input);
 
   const { gc, source } = findGc();
   // Warm up, so compiled code and lazily built tables are not counted as the read's growth.
