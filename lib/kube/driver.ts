@@ -302,11 +302,13 @@ export class ClientNodeKubeDriver implements KubeDriver {
       });
     }
     if (deployment.sandbox) {
+      // Listed so clients know the deployment has one; not readable until the sandbox driver
+      // lands (the logs route answers RUNTIME_LOGS_SOURCE_UNAVAILABLE), so not available.
       sources.push({
         id: "sandbox",
         kind: "sandbox",
         pods: [],
-        available: true,
+        available: false,
         retention: SANDBOX_RETENTION,
       });
     }
