@@ -11,11 +11,11 @@ const daysInMonth = (year: number, month: number): number => {
   return [4, 6, 9, 11].includes(month) ? 30 : 31;
 };
 
-/** True for `YYYY-MM-DDTHH:MM:SS[.1-9 digits]Z` naming a real instant (no leap second, no offset). */
-export function isRfc3339Utc(value: string): boolean {
-  if (value.length > 30) return false;
-  const m = SHAPE.exec(value);
-  if (!m) return false;
+/**
+ * The date and time fields of a match whose groups 1–6 are year, month, day, hour, minute and
+ * second, when they name a real calendar instant (no leap second); null otherwise.
+ */
+export function calendarFields(m: RegExpExecArray): [number, number, number, number, number, number] | null {
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
     number,
     number,
@@ -24,7 +24,7 @@ export function isRfc3339Utc(value: string): boolean {
     number,
     number,
   ];
-  return (
+  const valid =
     year >= 1 &&
     month >= 1 &&
     month <= 12 &&
@@ -32,6 +32,13 @@ export function isRfc3339Utc(value: string): boolean {
     day <= daysInMonth(year, month) &&
     hour <= 23 &&
     minute <= 59 &&
-    second <= 59
-  );
+    second <= 59;
+  return valid ? [year, month, day, hour, minute, second] : null;
+}
+
+/** True for `YYYY-MM-DDTHH:MM:SS[.1-9 digits]Z` naming a real instant (no leap second, no offset). */
+export function isRfc3339Utc(value: string): boolean {
+  if (value.length > 30) return false;
+  const m = SHAPE.exec(value);
+  return m !== null && calendarFields(m) !== null;
 }

@@ -44,6 +44,9 @@ const logQueryFields = {
   download: bool.optional(),
 };
 
+/** The parameters the log query knows (api.md § Log query); tests draw their cases from it. */
+export const LOG_QUERY_PARAMETERS = Object.keys(logQueryFields) as (keyof typeof logQueryFields)[];
+
 const logQuerySchema = z.strictObject(logQueryFields);
 const downloadQuerySchema = z.strictObject({
   ...logQueryFields,

@@ -63,11 +63,10 @@ export function createHttpHandler<D>(options: HttpHandlerOptions<D>) {
     let result: HttpResult;
     let code: string | undefined;
     let counted: { dynamo: number; cluster: number } | undefined;
-    let resolved: D | undefined;
     try {
       const route = options.route(event);
       if (!route) throw new ServiceError("NOT_FOUND");
-      resolved = await withinDeadline(scope.deadline, loadDeps());
+      const resolved = await withinDeadline(scope.deadline, loadDeps());
       const counters = options.counters?.(resolved);
       const before = counters && { dynamo: counters.dynamo(), cluster: counters.cluster() };
       try {

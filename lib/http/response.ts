@@ -20,11 +20,15 @@ export const baseHeaders = (requestId: string): Record<string, string> => ({
   "x-request-id": requestId,
 });
 
-export function jsonResult(statusCode: number, body: unknown, requestId: string): HttpResult {
+export const jsonResult = (statusCode: number, body: unknown, requestId: string): HttpResult =>
+  serializedJsonResult(statusCode, JSON.stringify(body), requestId);
+
+/** A JSON body that is already serialized (the log page: its size was checked on these bytes). */
+export function serializedJsonResult(statusCode: number, body: string, requestId: string): HttpResult {
   return {
     statusCode,
     headers: { ...baseHeaders(requestId), "content-type": "application/json; charset=utf-8" },
-    body: JSON.stringify(body),
+    body,
   };
 }
 

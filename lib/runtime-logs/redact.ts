@@ -171,20 +171,15 @@ function argvRule(s: string, lower: string): string {
       }
     }
   }
-  const redis = lower.includes("redis-cli") ? REDIS.exec(s) : null;
-  if (redis !== null) {
-    REDIS_A.lastIndex = redis.index;
-    for (let m = REDIS_A.exec(s); m !== null; m = REDIS_A.exec(s)) {
-      REDIS_A.lastIndex = valueAfter(REDIS_A.lastIndex);
-    }
-  }
-  const sshpass = lower.includes("sshpass") ? SSHPASS.exec(s) : null;
-  if (sshpass !== null) {
-    SSHPASS_P.lastIndex = sshpass.index;
-    for (let m = SSHPASS_P.exec(s); m !== null; m = SSHPASS_P.exec(s)) {
-      SSHPASS_P.lastIndex = valueAfter(SSHPASS_P.lastIndex);
-    }
-  }
+  /** After `command` appears, the value of each `flag` is a secret (`redis-cli -a`, `sshpass -p`). */
+  const flagValuesAfter = (word: string, command: RegExp, flag: RegExp): void => {
+    const at = lower.includes(word) ? command.exec(s) : null;
+    if (at === null) return;
+    flag.lastIndex = at.index;
+    for (let m = flag.exec(s); m !== null; m = flag.exec(s)) flag.lastIndex = valueAfter(flag.lastIndex);
+  };
+  flagValuesAfter("redis-cli", REDIS, REDIS_A);
+  flagValuesAfter("sshpass", SSHPASS, SSHPASS_P);
   if (lower.includes("vault")) {
     VAULT.lastIndex = 0;
     for (let m = VAULT.exec(s); m !== null; m = VAULT.exec(s)) {

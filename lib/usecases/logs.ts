@@ -10,7 +10,7 @@ import { deploymentPathSchema, type LogQuery, parseLogQuery, parsePath } from ".
 import { type AuthorizerEvent, requirePrincipal } from "../auth/principal.ts";
 import type { DeploymentRecord, Role } from "../domain.ts";
 import type { RequestScope } from "../http/handler.ts";
-import { attachmentResult, type HttpResult, successResult } from "../http/response.ts";
+import { attachmentResult, type HttpResult, serializedJsonResult } from "../http/response.ts";
 import type { SourcePod } from "../kube/types.ts";
 import {
   buildLogPage,
@@ -19,6 +19,7 @@ import {
   cursorTargets,
   DOWNLOAD_BUDGET_BYTES,
   downloadFileName,
+  type LogPage,
   planLogRead,
   renderDownload,
   verifyCursor,
@@ -90,7 +91,7 @@ async function serveLogs(
     const hint = verified?.state ?? null;
     const target = choosePod(pods, query, hint);
     const previous = query.previous ?? (hint && target?.name === hint.pod ? hint.previous : false);
-    const page = {
+    const pageContext = {
       binding,
       deploymentId: deployment.deploymentId,
       requestId: scope.requestId,
@@ -102,7 +103,7 @@ async function serveLogs(
     if (!target) {
       // No running Pod: nothing to read, nothing to audit.
       const built = buildLogPage({
-        ...page,
+        ...pageContext,
         chunk: null,
         cursor: null,
         expired: false,
@@ -114,8 +115,8 @@ async function serveLogs(
         },
       });
       return download
-        ? attachment(built.page, { agentId: agent.agentId, deployment, query, pod: null, previous })
-        : successResult({ ...built.page, cursor: null }, scope.requestId);
+        ? attachment(built.page, { agentId: agent.agentId, query, pod: null, previous }, scope.requestId)
+        : serializedJsonResult(200, built.body, scope.requestId);
     }
 
     // A view continues only on the same Pod name and `previous`; anything else starts a new one. When
@@ -177,43 +178,32 @@ async function serveLogs(
     });
     scope.deadline.check();
     const built = buildLogPage({
-      ...page,
+      ...pageContext,
       chunk,
       cursor: carried,
       expired: !download && verified?.status === "expired",
       view: { binding, tailLines, source: query.source, ...level(query) },
       ...(download ? { maxBytes: DOWNLOAD_BUDGET_BYTES } : {}),
     });
-    if (download)
-      return attachment(built.page, {
-        agentId: agent.agentId,
-        deployment,
-        query,
-        pod: target.name,
-        previous,
-      });
-    return successResult(built.page, scope.requestId);
+    return download
+      ? attachment(built.page, { agentId: agent.agentId, query, pod: target.name, previous }, scope.requestId)
+      : serializedJsonResult(200, built.body, scope.requestId);
   });
+}
 
-  function attachment(
-    built: Parameters<typeof renderDownload>[1],
-    meta: {
-      agentId: string;
-      deployment: DeploymentRecord;
-      query: LogQuery;
-      pod: string | null;
-      previous: boolean;
-    },
-  ): HttpResult {
-    const fileName = downloadFileName({
-      agentId: meta.agentId,
-      deploymentId: meta.deployment.deploymentId,
-      source: meta.query.source,
-      pod: meta.pod,
-      previous: meta.previous,
-    });
-    return attachmentResult(renderDownload({ agentId: meta.agentId }, built), fileName, scope.requestId);
-  }
+function attachment(
+  page: LogPage,
+  meta: { agentId: string; query: LogQuery; pod: string | null; previous: boolean },
+  requestId: string,
+): HttpResult {
+  const fileName = downloadFileName({
+    agentId: meta.agentId,
+    deploymentId: page.deploymentId,
+    source: meta.query.source,
+    pod: meta.pod,
+    previous: meta.previous,
+  });
+  return attachmentResult(renderDownload({ agentId: meta.agentId }, page), fileName, requestId);
 }
 
 const level = (query: LogQuery) => (query.minLevel ? { minLevel: query.minLevel } : {});

@@ -15,6 +15,7 @@ import {
   parseTimeAt,
   type RbacDenial,
   type Scenario,
+  type ScenarioContainer,
   ScenarioError,
   type ScenarioEvent,
   type ScenarioPod,
@@ -47,15 +48,8 @@ export interface Instance {
   gen: GeneratorState | null;
 }
 
-export interface SimContainer {
-  name: string;
-  init: boolean;
-  image: string;
-  state: ContainerState;
-  ready: boolean;
-  restartCount: number;
-  lastState: ContainerState | null;
-  generate: LogGenerator | null;
+/** A scenario container as the simulator runs it: its logs live in instances. */
+export interface SimContainer extends Omit<ScenarioContainer, "logs"> {
   current: Instance;
   /** The instance `previous=true` serves; null when the kubelet has none. */
   previous: Instance | null;

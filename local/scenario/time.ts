@@ -4,6 +4,8 @@
  * nine fraction digits and a JavaScript Date only keeps milliseconds.
  */
 
+import { calendarFields } from "../../lib/rfc3339.ts";
+
 const RFC3339 =
   /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|([+-])(\d{2}):(\d{2}))$/;
 const RELATIVE = /^now(?:-(\d+(?:\.\d+)?)(ms|s|m|h|d))?$/;
@@ -16,20 +18,14 @@ const NS_PER_S = 1_000_000_000n;
 export function parseRfc3339(text: string): bigint | null {
   const m = RFC3339.exec(text);
   if (!m) return null;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
-  const ms = Date.UTC(year, month - 1, day, hour, minute, second);
-  const check = new Date(ms);
-  if (check.getUTCDate() !== day || check.getUTCMonth() !== month - 1 || check.getUTCFullYear() !== year) {
-    return null;
-  }
+  const fields = calendarFields(m);
+  if (!fields) return null;
+  const [year, month, day, hour, minute, second] = fields;
+  // setUTCFullYear, not Date.UTC: the latter maps years 0–99 to 1900–1999.
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(hour, minute, second, 0);
+  const ms = date.getTime();
   let offsetMinutes = 0;
   if (m[9] !== undefined) {
     const oh = Number(m[10]);

@@ -5,6 +5,7 @@
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LOG_QUERY_PARAMETERS } from "../../../lib/api/schemas.ts";
 import type { LocalStack } from "../../../local/stack/index.ts";
 import {
   CLUSTER,
@@ -223,18 +224,7 @@ describe("bad input (R6)", () => {
       fc.string({ unit: "grapheme", minLength: 1, maxLength: 70 }).map(encodeURIComponent),
     );
     const param = fc.tuple(
-      fc.constantFrom(
-        "source",
-        "pod",
-        "previous",
-        "tailLines",
-        "sinceSeconds",
-        "sinceTime",
-        "minLevel",
-        "cursor",
-        "download",
-        "x",
-      ),
+      fc.constantFrom(...LOG_QUERY_PARAMETERS, "x"),
       fc.oneof(
         fc.constantFrom("gateway", "agent", "sandbox", "true", "0", "1000", "-1"),
         fc.string({ unit: "binary", maxLength: 80 }),

@@ -129,46 +129,28 @@ describe("readLog", () => {
   it("reports a Pod replaced during the read in observedAfter, and a gone Pod as PodGoneError", async () => {
     h = await harness(world([{ name: "gateway", logs: { current: lines(3), previous: [] } }]));
     const sim = h.sim;
-    // The third cluster call is the re-read: replace the Pod right before it is sent.
-    let calls = 0;
-    const stats: CallStats = {
-      get clusterCalls() {
-        return calls;
-      },
-      set clusterCalls(v: number) {
-        calls = v;
-        if (v === 3)
-          sim.restart({
-            cluster: "c1",
-            namespace: "tenant-a",
-            pod: "gw-0",
-            container: "gateway",
-            exitCode: 1,
-            reason: "Error",
-          });
-      },
+    // The third cluster call is the re-read: change the Pod right before it is sent.
+    const beforeCall = (n: number, change: () => void): CallStats => {
+      let calls = 0;
+      return {
+        get clusterCalls() {
+          return calls;
+        },
+        set clusterCalls(v: number) {
+          calls = v;
+          if (v === n) change();
+        },
+      };
     };
-    const restarted = await h.driver.readLog(D, { ...read(), ...h.call({ stats }) });
+    const at = { cluster: "c1", namespace: "tenant-a", pod: "gw-0" };
+    const restarting = beforeCall(3, () =>
+      sim.restart({ ...at, container: "gateway", exitCode: 1, reason: "Error" }),
+    );
+    const restarted = await h.driver.readLog(D, { ...read(), ...h.call({ stats: restarting }) });
     expect(restarted.restartCount).toBe(0);
     expect(restarted.observedAfter).toEqual({ podUid: uid(1), restartCount: 1 });
 
-    calls = 0;
-    const replacing: CallStats = {
-      get clusterCalls() {
-        return calls;
-      },
-      set clusterCalls(v: number) {
-        calls = v;
-        if (v === 3)
-          sim.replacePod({
-            cluster: "c1",
-            namespace: "tenant-a",
-            pod: "gw-0",
-            newName: "gw-1",
-            newUid: uid(9),
-          });
-      },
-    };
+    const replacing = beforeCall(3, () => sim.replacePod({ ...at, newName: "gw-1", newUid: uid(9) }));
     const replaced = await h.driver.readLog(D, { ...read(), ...h.call({ stats: replacing }) });
     expect(replaced.observedAfter).toBeNull();
 

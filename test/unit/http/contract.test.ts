@@ -1,7 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isServiceError } from "../../../lib/api/errors.ts";
-import { deploymentPathSchema, parseLogQuery, parsePath, requireNoQuery } from "../../../lib/api/schemas.ts";
+import {
+  deploymentPathSchema,
+  LOG_QUERY_PARAMETERS,
+  parseLogQuery,
+  parsePath,
+  requireNoQuery,
+} from "../../../lib/api/schemas.ts";
 import { isRfc3339Utc } from "../../../lib/rfc3339.ts";
 
 const NOW = Date.parse("2026-11-29T12:00:00Z");
@@ -95,19 +101,7 @@ describe("log query", () => {
   });
 
   it("only ever answers with a contract error, on any query (R6)", () => {
-    const key = fc.oneof(
-      fc.constantFrom(
-        "source",
-        "pod",
-        "previous",
-        "tailLines",
-        "sinceSeconds",
-        "sinceTime",
-        "minLevel",
-        "cursor",
-      ),
-      fc.string(),
-    );
+    const key = fc.oneof(fc.constantFrom(...LOG_QUERY_PARAMETERS), fc.string());
     fc.assert(
       fc.property(fc.dictionary(key, fc.string({ unit: "grapheme", maxLength: 300 })), (query) => {
         try {
