@@ -7,7 +7,7 @@ import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync }
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildSync } from "esbuild";
-import { FAVICON_ICO } from "../local/stack/favicon.ts";
+import { FAVICON_ICO } from "./favicon.ts";
 
 export const CONSOLE_DIR = fileURLToPath(new URL(".", import.meta.url));
 const STATIC_FILES = ["index.html", "style.css"];

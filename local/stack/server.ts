@@ -6,8 +6,8 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { FAVICON_CONTENT_TYPE, FAVICON_ICO } from "../../console/favicon.ts";
 import type { ConsoleAssets } from "./console-assets.ts";
-import { FAVICON_CONTENT_TYPE, FAVICON_ICO } from "./favicon.ts";
 import {
   type FunctionName,
   type HandlerLoader,

@@ -1,6 +1,7 @@
 /**
- * The local stack's favicon: a 16×16 32-bit ICO drawn in code (a dark tile with three log lines),
- * so no binary file lives in the repository.
+ * The console's favicon: a 16×16 32-bit ICO drawn in code (a dark tile with three log lines), so no
+ * binary file lives in the repository. The console build writes it next to the page; the local
+ * stack serves the same bytes at `/favicon.ico`.
  */
 
 const SIZE = 16;
