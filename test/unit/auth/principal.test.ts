@@ -19,8 +19,8 @@ describe("principal extraction", () => {
     });
   });
 
-  it("takes the IAM caller ARN", () => {
-    const arn = "arn:aws:sts::123456789012:assumed-role/ops/alice";
+  it("takes an IAM user's ARN as it is", () => {
+    const arn = "arn:aws:iam::123456789012:user/ops/alice";
     expect(findPrincipal(iam(arn))).toEqual({ id: arn, via: "iam" });
   });
 
@@ -39,6 +39,9 @@ describe("principal extraction", () => {
       jwt({ sub: "é".repeat(257) }),
       iam(""),
       iam(null),
+      iam("arn:aws:sts::123456789012:assumed-role/ops"),
+      iam("arn:aws:sts::12345678901:assumed-role/ops/s"),
+      iam("not-an-arn"),
     ];
     for (const event of events) {
       expect(findPrincipal(event as never)).toBeNull();
