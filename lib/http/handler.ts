@@ -7,7 +7,7 @@ import type { Logger } from "@aws-lambda-powertools/logger";
 import middy from "@middy/core";
 import type { APIGatewayProxyEventV2, Context } from "aws-lambda";
 import { isServiceError, ServiceError } from "../api/errors.ts";
-import { redactText } from "../runtime-logs/redact.ts";
+import { redactText } from "../redact/index.ts";
 import { type Deadline, startDeadline, withinDeadline } from "./deadline.ts";
 import { errorResult, type HttpResult, newRequestId } from "./response.ts";
 

@@ -3,7 +3,7 @@
  * observations restart attribution needs. No I/O; inputs are untrusted raw JSON checked here.
  */
 import type { Plane, Role } from "../domain.ts";
-import { type EventTextHints, redactEventText } from "../runtime-logs/redact.ts";
+import { type EventTextHints, redactEventText } from "../redact/index.ts";
 import { timeKey } from "./time.ts";
 import type {
   ContainerObservation,

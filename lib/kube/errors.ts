@@ -4,7 +4,7 @@
  * into the internal message for the structured log only (which redacts it again on the way out).
  */
 import { ServiceError } from "../api/errors.ts";
-import { redactEventText } from "../runtime-logs/redact.ts";
+import { redactEventText } from "../redact/index.ts";
 import { InvalidClusterData } from "./validate.ts";
 
 /** A non-2xx answer from a cluster. `detail` is cluster text, redacted and capped: internal only. */

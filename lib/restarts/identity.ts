@@ -3,8 +3,7 @@
  * function computes pseudonyms, in lib/runtime-logs/). A missing identity key fails closed: the
  * pipeline answers its withheld marker, which attribution turns into a null reference.
  */
-import { isPseudonym, pseudonymize } from "../runtime-logs/pseudonym.ts";
-import { redactEventText } from "../runtime-logs/redact.ts";
+import { isPseudonym, pseudonymize, redactEventText } from "../redact/index.ts";
 import type { IdentityKey } from "../runtime-logs/types.ts";
 import type { AttributionDeps } from "./attribute.ts";
 

@@ -4,8 +4,13 @@
  * pretty-printed JSON object, which the caller carries line to line within a page.
  */
 import type { Level } from "../domain.ts";
-import { protectPseudonyms, restorePseudonyms } from "./pseudonym.ts";
-import { neutralizePrivateUse, protectExisting, redactProtected } from "./redact.ts";
+import {
+  neutralizePrivateUse,
+  protectExisting,
+  protectPseudonyms,
+  redactProtected,
+  restorePseudonyms,
+} from "../redact/index.ts";
 import { fitUtf8, stripControls, utf8Length } from "./sanitize.ts";
 import type { FieldValue, IdentityKey, LineKind, RecordLevel, WithheldReason } from "./types.ts";
 

@@ -18,6 +18,17 @@
  * `redactText` / `redactEventText` serve every other outgoing string (Event text, termination
  * messages); `pseudonymize` is the identity pseudonym restart attribution uses too.
  */
+export {
+  type EventTextHints,
+  isPseudonym,
+  type PseudonymKind,
+  pseudonymize,
+  REDACTION_KINDS,
+  type RedactionKind,
+  redactEventText,
+  redactText,
+  WITHHELD_IDENTITY,
+} from "../redact/index.ts";
 export { levelFromName, levelRank, plainLevel } from "./classify.ts";
 export {
   bindingHash,
@@ -47,14 +58,6 @@ export {
   type ReadTargets,
   sinceSecondsFor,
 } from "./plan.ts";
-export { isPseudonym, type PseudonymKind, pseudonymize, WITHHELD_IDENTITY } from "./pseudonym.ts";
-export {
-  type EventTextHints,
-  REDACTION_KINDS,
-  type RedactionKind,
-  redactEventText,
-  redactText,
-} from "./redact.ts";
 export type {
   CursorBinding,
   CursorKeys,

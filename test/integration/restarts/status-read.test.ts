@@ -4,8 +4,8 @@
  * key, idempotency, and no raw identifier anywhere.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { pseudonymize } from "../../../lib/redact/index.ts";
 import { RestartCache, type RestartRecord, recordAndListRestarts } from "../../../lib/restarts/index.ts";
-import { pseudonymize } from "../../../lib/runtime-logs/pseudonym.ts";
 import { GW_UID, gw, type Harness, NS, RAW_SENDER, RAW_SESSION, say, startHarness } from "./harness.ts";
 
 let h: Harness;

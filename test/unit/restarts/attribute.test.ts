@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { pseudonymize } from "../../../lib/redact/index.ts";
 import { attribute, selectChain, transitionTime } from "../../../lib/restarts/attribute.ts";
 import { detectBetween, detectInProcess, detectSingle } from "../../../lib/restarts/detect.ts";
 import { restartRecordLines } from "../../../lib/restarts/format.ts";
 import { attributionDeps } from "../../../lib/restarts/identity.ts";
 import { formatRestartLine, parseRestartLine, readRestartLines } from "../../../lib/restarts/parse.ts";
 import type { ObservedTermination, Transition } from "../../../lib/restarts/types.ts";
-import { pseudonymize } from "../../../lib/runtime-logs/pseudonym.ts";
 import { container, event, obs, pod } from "./fixtures.ts";
 
 const KEY = { id: "k1", secret: randomBytes(32) };

@@ -4,8 +4,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { findJwts } from "../../../lib/redact/index.ts";
 import { redactEventText, redactText } from "../../../lib/runtime-logs/index.ts";
-import { findJwts } from "../../../lib/runtime-logs/redact.ts";
 
 const b64 = (s: string): string => Buffer.from(s).toString("base64");
 

@@ -4,8 +4,8 @@
  * JSON `["runtime-logs.identity.v1", kind, namespaceId, value]`. Without a key it fails closed.
  */
 import { createHmac } from "node:crypto";
-import { PROTECTED_BASE, PROTECTED_MAX } from "./redact.ts";
-import type { IdentityKey } from "./types.ts";
+import type { IdentityKey } from "../runtime-logs/types.ts";
+import { PROTECTED_BASE, PROTECTED_MAX } from "./marks.ts";
 
 export type PseudonymKind = "actor" | "session";
 

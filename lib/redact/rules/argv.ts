@@ -1,0 +1,109 @@
+/**
+ * `argv`: command-line secrets (`--password v`, `-u user:pass`, `mysql -pSECRET`, `redis-cli -a`,
+ * `sshpass -p`, `vault login TOKEN`) while ordinary flags survive (`mkdir -p`, `sort -u`).
+ */
+import { M } from "../marks.ts";
+import type { Rule } from "../rule.ts";
+import { isPlaceholder, isSpace, skipBlanks, splice, wordEnd } from "../scan.ts";
+
+const LONG_FLAGS = /--(?:password|passwd|token|api-key|apikey|with-token)(?=[= ]|$)/g;
+const USER_FLAGS = /(?:^|\s)(?:-u|--user)(?=[= ])/g;
+const MYSQL = /\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b/;
+const MYSQL_P = /(?:^|\s)-p/g;
+const REDIS = /\bredis-cli\b/;
+const REDIS_A = /\s(?:-a|--pass)(?= )/g;
+const SSHPASS = /\bsshpass\b/;
+const SSHPASS_P = /\s-p(?= )/g;
+const VAULT = /\bvault\s+login\s+/g;
+
+function argvRule(s: string, lower: string): string {
+  const found: Array<[number, number]> = [];
+  const add = (start: number, end: number): number => {
+    found.push([start, end]);
+    return end;
+  };
+  /** `--flag=value` or `--flag value`; a following flag or a redirect is not a value. Returns the end. */
+  const valueAfter = (j: number): number => {
+    let v = j;
+    if (s.charCodeAt(v) === 61) v++;
+    else v = skipBlanks(s, v);
+    if (v >= s.length) return j;
+    const c = s.charCodeAt(v);
+    if (c === 45 || c === 60 || c === 124 || isPlaceholder(c)) return j;
+    const end = wordEnd(s, v);
+    const q = s.charCodeAt(v);
+    if ((q === 34 || q === 39) && end - 1 > v + 1) return add(v + 1, end - 1);
+    return end > v ? add(v, end) : j;
+  };
+  if (s.includes("--")) {
+    LONG_FLAGS.lastIndex = 0;
+    for (let m = LONG_FLAGS.exec(s); m !== null; m = LONG_FLAGS.exec(s)) {
+      LONG_FLAGS.lastIndex = valueAfter(LONG_FLAGS.lastIndex);
+    }
+  }
+  if (s.includes("-u")) {
+    USER_FLAGS.lastIndex = 0;
+    for (let m = USER_FLAGS.exec(s); m !== null; m = USER_FLAGS.exec(s)) {
+      let v = USER_FLAGS.lastIndex;
+      v = s.charCodeAt(v) === 61 ? v + 1 : skipBlanks(s, v);
+      const end = wordEnd(s, v);
+      const colon = s.indexOf(":", v);
+      if (colon > v && colon < end - 1) USER_FLAGS.lastIndex = add(v, end);
+    }
+  }
+  const mysql = lower.includes("mysql") || lower.includes("mariadb") ? MYSQL.exec(s) : null;
+  if (mysql !== null) {
+    MYSQL_P.lastIndex = mysql.index;
+    for (let m = MYSQL_P.exec(s); m !== null; m = MYSQL_P.exec(s)) {
+      const j = MYSQL_P.lastIndex;
+      const c = s.charCodeAt(j);
+      if (c === 32) {
+        // `-p value`: mysql would prompt and take a database name, but a secret may sit there.
+        const v = skipBlanks(s, j);
+        const end = wordEnd(s, v);
+        if (end > v && s.charCodeAt(v) !== 45 && !/^\d+$/.test(s.slice(v, end)))
+          MYSQL_P.lastIndex = add(v, end);
+      } else if (j < s.length && !isSpace(c) && !isPlaceholder(c)) {
+        MYSQL_P.lastIndex = add(j, wordEnd(s, j));
+      }
+    }
+  }
+  /** After `command` appears, the value of each `flag` is a secret (`redis-cli -a`, `sshpass -p`). */
+  const flagValuesAfter = (word: string, command: RegExp, flag: RegExp): void => {
+    const at = lower.includes(word) ? command.exec(s) : null;
+    if (at === null) return;
+    flag.lastIndex = at.index;
+    for (let m = flag.exec(s); m !== null; m = flag.exec(s)) flag.lastIndex = valueAfter(flag.lastIndex);
+  };
+  flagValuesAfter("redis-cli", REDIS, REDIS_A);
+  flagValuesAfter("sshpass", SSHPASS, SSHPASS_P);
+  if (lower.includes("vault")) {
+    VAULT.lastIndex = 0;
+    for (let m = VAULT.exec(s); m !== null; m = VAULT.exec(s)) {
+      const v = VAULT.lastIndex;
+      const end = wordEnd(s, v);
+      const word = s.slice(v, end);
+      if (end > v && !word.startsWith("-") && !word.includes("=")) VAULT.lastIndex = add(v, end);
+    }
+  }
+  if (found.length === 0) return s;
+  // Several scans may find the same value: sort, keep the first of overlapping spans.
+  found.sort((a, b) => a[0] - b[0]);
+  const spans: number[] = [];
+  const reps: string[] = [];
+  let last = -1;
+  for (const [a, b] of found) {
+    if (a < last) continue;
+    spans.push(a, b);
+    reps.push(M.argv);
+    last = b;
+  }
+  return splice(s, spans, reps);
+}
+
+export const argv: Rule = {
+  name: "argv",
+  words: ["--", "-u", "-p", "-a", "vault"],
+  needsLower: true,
+  apply: argvRule,
+};

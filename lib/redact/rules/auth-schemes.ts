@@ -1,0 +1,90 @@
+/** `bearer`, `basic`, `netrc`: credentials after an authentication scheme or a netrc `login`. */
+import { M } from "../marks.ts";
+import type { Rule } from "../rule.ts";
+import { isAlnum, skipBlanks, splice, wordEnd } from "../scan.ts";
+
+const BEARER = /\bbearer\s+/gi;
+const BASIC = /\bbasic\s+/gi;
+const NETRC = /\blogin\s+/gi;
+
+const isB64Token = (c: number): boolean =>
+  isAlnum(c) || c === 45 || c === 46 || c === 95 || c === 126 || c === 43 || c === 47 || c === 61;
+
+function authSchemesRule(s: string, lower: string): string {
+  const spans: number[] = [];
+  const reps: string[] = [];
+  const found: Array<[number, number, string]> = [];
+  if (lower.includes("bearer")) {
+    BEARER.lastIndex = 0;
+    for (let m = BEARER.exec(s); m !== null; m = BEARER.exec(s)) {
+      let j = BEARER.lastIndex;
+      let digit = false;
+      while (j < s.length && isB64Token(s.charCodeAt(j))) {
+        const c = s.charCodeAt(j);
+        if (c >= 48 && c <= 57) digit = true;
+        j++;
+      }
+      if (digit) {
+        found.push([m.index, j, M.bearer]);
+        BEARER.lastIndex = j;
+      }
+    }
+  }
+  if (lower.includes("basic")) {
+    BASIC.lastIndex = 0;
+    for (let m = BASIC.exec(s); m !== null; m = BASIC.exec(s)) {
+      const v = BASIC.lastIndex;
+      let j = v;
+      while (j < s.length) {
+        const c = s.charCodeAt(j);
+        if (isAlnum(c) || c === 43 || c === 47) j++;
+        else break;
+      }
+      while (j < s.length && s.charCodeAt(j) === 61 && j - v < 1100) j++;
+      if (j - v >= 8 && j - v <= 1024 && (j - v) % 4 === 0 && decodesToUserPass(s.slice(v, j))) {
+        found.push([m.index, j, M.basic]);
+        BASIC.lastIndex = j;
+      }
+    }
+  }
+  if (lower.includes("login")) {
+    NETRC.lastIndex = 0;
+    for (let m = NETRC.exec(s); m !== null; m = NETRC.exec(s)) {
+      const userEnd = wordEnd(s, NETRC.lastIndex);
+      if (userEnd === NETRC.lastIndex) continue;
+      const p = skipBlanks(s, userEnd);
+      if (p === userEnd || s.slice(p, p + 8).toLowerCase() !== "password") continue;
+      const v = skipBlanks(s, p + 8);
+      if (v === p + 8) continue;
+      const end = wordEnd(s, v);
+      if (end === v) continue;
+      found.push([m.index, end, M.netrc]);
+      NETRC.lastIndex = end;
+    }
+  }
+  if (found.length === 0) return s;
+  found.sort((a, b) => a[0] - b[0]);
+  let last = -1;
+  for (const [a, b, r] of found) {
+    if (a < last) continue;
+    spans.push(a, b);
+    reps.push(r);
+    last = b;
+  }
+  return splice(s, spans, reps);
+}
+
+function decodesToUserPass(b64: string): boolean {
+  const bytes = Buffer.from(b64, "base64");
+  const colon = bytes.indexOf(58);
+  if (colon < 1 || colon === bytes.length - 1) return false;
+  for (const b of bytes) if (b < 0x20 || b === 0x7f) return false;
+  return Buffer.from(bytes.toString("utf8"), "utf8").equals(bytes);
+}
+
+export const authSchemes: Rule = {
+  name: "auth-schemes",
+  words: ["bearer", "basic", "login"],
+  needsLower: true,
+  apply: authSchemesRule,
+};

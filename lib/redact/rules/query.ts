@@ -1,0 +1,61 @@
+/** `query`: every value in the query string and fragment of absolute URLs and request paths. */
+import { M } from "../marks.ts";
+import type { Rule } from "../rule.ts";
+import { isSpace, onlyPlaceholders, splice } from "../scan.ts";
+
+function isUrlEnd(c: number): boolean {
+  return isSpace(c) || c === 34 || c === 39 || c === 60 || c === 62 || c === 96;
+}
+
+function queryRule(s: string): string {
+  const spans: number[] = [];
+  const reps: string[] = [];
+  const n = s.length;
+  let lastDelim = -1;
+  let lastSlash = -1;
+  let i = 0;
+  while (i < n) {
+    const c = s.charCodeAt(i);
+    if (isUrlEnd(c) || c === 40 || c === 41 || c === 91 || c === 93 || c === 123 || c === 125) {
+      lastDelim = i;
+    } else if (c === 47) {
+      lastSlash = i;
+    } else if ((c === 63 || c === 35) && lastSlash > lastDelim) {
+      i = maskQuery(s, i, spans, reps);
+      lastDelim = i;
+      continue;
+    }
+    i++;
+  }
+  return splice(s, spans, reps);
+}
+
+/** Mask every value of the query/fragment starting at `q` (`?` or `#`); returns its end. */
+function maskQuery(s: string, q: number, spans: number[], reps: string[]): number {
+  const n = s.length;
+  let fragment = s.charCodeAt(q) === 35;
+  let i = q + 1;
+  while (i < n) {
+    const start = i;
+    let eq = -1;
+    while (i < n) {
+      const c = s.charCodeAt(i);
+      if (isUrlEnd(c) || c === 38 || c === 59 || (c === 35 && !fragment)) break;
+      if (c === 61 && eq < 0) eq = i;
+      i++;
+    }
+    const valueStart = eq >= 0 ? eq + 1 : fragment ? start : -1;
+    if (valueStart >= 0 && i > valueStart && !onlyPlaceholders(s, valueStart, i)) {
+      spans.push(valueStart, i);
+      reps.push(M.query);
+    }
+    if (i >= n) break;
+    const c = s.charCodeAt(i);
+    if (c === 35) fragment = true;
+    else if (c !== 38 && c !== 59) break;
+    i++;
+  }
+  return i;
+}
+
+export const query: Rule = { name: "query", words: ["?", "#"], apply: queryRule };

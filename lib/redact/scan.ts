@@ -1,0 +1,81 @@
+/** Character classes and span helpers the rules share. Every helper is a linear scan. */
+
+export const isAlnum = (c: number): boolean =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+export const isTokenChar = (c: number): boolean => isAlnum(c) || c === 95 || c === 45;
+export const isKeyChar = (c: number): boolean => isTokenChar(c) || c === 46;
+export const isSpace = (c: number): boolean => c <= 0x20;
+export const isPlaceholder = (c: number): boolean => c >= 0xe000 && c <= 0xf8ff;
+
+/** Replace sorted, non-overlapping [start, end) spans of `s` with their replacement. */
+export function splice(s: string, spans: number[], reps: string[]): string {
+  if (reps.length === 0) return s;
+  let out = "";
+  let from = 0;
+  for (let k = 0; k < reps.length; k++) {
+    const start = spans[2 * k]!;
+    out += s.slice(from, start) + reps[k]!;
+    from = spans[2 * k + 1]!;
+  }
+  return out + s.slice(from);
+}
+
+/** End of a word: first whitespace or marker at/after `i`; a quoted word runs to its closing quote. */
+export function wordEnd(s: string, i: number): number {
+  const n = s.length;
+  const q = s.charCodeAt(i);
+  if (q === 34 || q === 39) {
+    const close = s.indexOf(s[i]!, i + 1);
+    return close < 0 ? n : close + 1;
+  }
+  while (i < n) {
+    const c = s.charCodeAt(i);
+    if (isSpace(c) || isPlaceholder(c)) break;
+    i++;
+  }
+  return i;
+}
+
+export function skipBlanks(s: string, i: number): number {
+  while (i < s.length) {
+    const c = s.charCodeAt(i);
+    if (c !== 32 && c !== 9) break;
+    i++;
+  }
+  return i;
+}
+
+/** Index past an optional quote (`"`, `'` or `\"`) at `i`, with the quote found (or ""). */
+export function optionalQuote(s: string, i: number): [number, string] {
+  const c = s.charCodeAt(i);
+  if (c === 34 || c === 39) return [i + 1, s[i]!];
+  if (c === 92 && s.charCodeAt(i + 1) === 34) return [i + 2, '\\"'];
+  return [i, ""];
+}
+
+/** Index of the closing quote of a value opened by `quote` at `v` (or -1). */
+export function closingQuote(s: string, v: number, quote: string): number {
+  if (quote === '\\"') return s.indexOf('\\"', v);
+  if (quote === "'") return s.indexOf("'", v);
+  for (let i = v; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 92) i++;
+    else if (c === 34) return i;
+  }
+  return -1;
+}
+
+export function onlyPlaceholders(s: string, a: number, b: number): boolean {
+  for (let i = a; i < b; i++) {
+    const c = s.charCodeAt(i);
+    if (!isPlaceholder(c) && !isSpace(c)) return false;
+  }
+  return true;
+}
+
+/** ASCII alphabet table: bit 1 standard base64 `[A-Za-z0-9+/]`, bit 2 base64url `[A-Za-z0-9_-]`. */
+export const ALPHABET = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  if (isAlnum(c) || c === 43 || c === 47) ALPHABET[c]! |= 1;
+  if (isTokenChar(c)) ALPHABET[c]! |= 2;
+}

@@ -1,0 +1,100 @@
+/**
+ * Which rules can match a string: one linear scan over the text, no lower-cased copy, words only
+ * compared where their first two characters are. Redacting only ever replaces a span by one
+ * private-use marker, which cannot complete an ASCII word or join two runs, so the words found in
+ * the input are a superset of those any later rule sees.
+ */
+import type { Rule } from "./rule.ts";
+import { ALPHABET } from "./scan.ts";
+
+interface TriggerWord {
+  text: string;
+  flag: number;
+}
+
+export interface Triggers {
+  /** Bit `1 << k` set when rule `k` may match. */
+  of(s: string): number;
+}
+
+const asciiLower = (c: number): number => (c >= 65 && c <= 90 ? c + 32 : c);
+
+/** Whether the lower-case `word` (`.` = any character) occurs at `i`, ASCII case-insensitively. */
+function wordAt(s: string, i: number, word: string): boolean {
+  if (i + word.length > s.length) return false;
+  for (let k = 1; k < word.length; k++) {
+    const w = word.charCodeAt(k);
+    if (w !== 46 && asciiLower(s.charCodeAt(i + k)) !== w) return false;
+  }
+  return true;
+}
+
+const bothCases = (c: number): number[] => (c >= 97 && c <= 122 ? [c, c - 32] : [c]);
+
+/** Build the trigger scan for `rules` (rule `k` gets flag `1 << k`). */
+export function compileTriggers(rules: readonly Rule[]): Triggers {
+  /** Bit 4: first character of a word of two or more characters; bit 8: a one-character word. */
+  const charClass = new Uint8Array(128);
+  const singleFlags = new Uint32Array(128);
+  /** 1 where some word starts with this pair of characters (any case), at `first * 128 + second`. */
+  const pairs = new Uint8Array(128 * 128);
+  const wordsByFirst: TriggerWord[][] = Array.from({ length: 128 }, () => []);
+  let runFlags = 0;
+  let all = 0;
+  rules.forEach((rule, k) => {
+    const flag = 1 << k;
+    all |= flag;
+    if (rule.longRun === true) runFlags |= flag;
+    for (const text of rule.words) {
+      for (const first of bothCases(text.charCodeAt(0))) {
+        if (text.length === 1) {
+          charClass[first]! |= 8;
+          singleFlags[first]! |= flag;
+          continue;
+        }
+        charClass[first]! |= 4;
+        const list = wordsByFirst[first]!;
+        const same = list.find((w) => w.text === text);
+        if (same !== undefined) same.flag |= flag;
+        else list.push({ text, flag });
+        for (const second of bothCases(text.charCodeAt(1))) pairs[first * 128 + second] = 1;
+      }
+    }
+  });
+  return {
+    of(s: string): number {
+      let flags = 0;
+      let b64 = 0;
+      let url = 0;
+      const n = s.length;
+      for (let i = 0; i < n; i++) {
+        const c = s.charCodeAt(i);
+        if (c >= 128) {
+          b64 = 0;
+          url = 0;
+          continue;
+        }
+        const alpha = ALPHABET[c]!;
+        if (alpha & 1) {
+          if (++b64 >= 40) flags |= runFlags;
+        } else b64 = 0;
+        if (alpha & 2) {
+          if (++url >= 40) flags |= runFlags;
+        } else url = 0;
+        const cls = charClass[c]!;
+        if (cls === 0) continue;
+        if (cls & 8) flags |= singleFlags[c]!;
+        if ((cls & 4) === 0 || i + 1 >= n) continue;
+        const next = s.charCodeAt(i + 1);
+        if (next >= 128 || pairs[c * 128 + next] === 0) continue;
+        const words = wordsByFirst[c]!;
+        for (let k = 0; k < words.length; k++) {
+          const w = words[k]!;
+          if ((flags & w.flag) !== w.flag && wordAt(s, i, w.text)) flags |= w.flag;
+        }
+        if (flags === all) break;
+      }
+      return flags;
+    },
+  };
+}
