@@ -1,23 +1,12 @@
 /**
- * Headless Debian chromium driven by playwright-core, with request/console bookkeeping per page.
- * A missing chromium fails the suite loudly: these tests are never skipped.
+ * Headless Chromium (Debian's, else the one an npm package ships: test/support/chromium.ts) driven
+ * by playwright-core, with request/console bookkeeping per page. These tests are never skipped.
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BrowserContext, chromium, type Page, type Request } from "playwright-core";
-
-export const CHROMIUM = "/usr/bin/chromium";
-
-export const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+import { findChromium } from "../../support/chromium.ts";
 
 export interface Browser {
   context: BrowserContext;
@@ -25,16 +14,13 @@ export interface Browser {
 }
 
 export async function launch(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `${CHROMIUM} is missing: the console's browser tests need Debian's chromium (apt-get install -y chromium).`,
-    );
-  }
+  const found = await findChromium();
   const profile = mkdtempSync(join(tmpdir(), "console-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
+    executablePath: found.executablePath,
     headless: true,
-    args: CHROMIUM_ARGS,
+    args: found.args,
+    ...(found.env ? { env: found.env } : {}),
     acceptDownloads: true,
     viewport: { width: 1280, height: 900 },
   });

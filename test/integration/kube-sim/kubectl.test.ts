@@ -1,6 +1,6 @@
 /**
- * Conformance: the machine's real kubectl (v1.32 on PATH) against the simulator through a written
- * kubeconfig. Note: kubectl sends no credentials over plain HTTP (client-go only attaches them to
+ * Conformance: a real kubectl (the one on PATH, else the 1.32 binary an npm package ships:
+ * test/support/kubectl.ts) against the simulator through a written kubeconfig. Note: kubectl sends no credentials over plain HTTP (client-go only attaches them to
  * TLS connections), which the simulator admits for kubectl only (see cluster-api.ts).
  */
 import { execFile } from "node:child_process";
@@ -9,9 +9,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KubeSim } from "../../../local/kube-sim/index.ts";
+import { findKubectl } from "../../support/kubectl.ts";
 import { startBasic } from "./helpers.ts";
 
 let sim: KubeSim;
+let kubectlBinary: string;
 let dir: string;
 let kubeconfig: string;
 
@@ -24,7 +26,7 @@ interface Run {
 function kubectl(...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
-      "kubectl",
+      kubectlBinary,
       ["--kubeconfig", kubeconfig, "--request-timeout=10s", "--cache-dir", join(dir, "cache"), ...args],
       { encoding: "buffer", timeout: 20_000, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir } },
       (error, stdout, stderr) => {
@@ -43,6 +45,7 @@ async function ok(...args: string[]): Promise<string> {
 }
 
 beforeAll(async () => {
+  kubectlBinary = (await findKubectl()).path;
   sim = await startBasic();
   dir = await mkdtemp(join(tmpdir(), "kube-sim-kubectl-"));
   kubeconfig = (await sim.writeKubeconfigs(join(dir, "kubeconfigs"))).main as string;
