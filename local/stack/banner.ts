@@ -1,5 +1,5 @@
 /** The startup banner: where everything is, and commands that work against this very stack. Pure. */
-import type { StackExample } from "./scenario-info.ts";
+import type { StackExample, Tour } from "./scenario-info.ts";
 
 export interface BannerInput {
   apiUrl: string;
@@ -10,6 +10,8 @@ export interface BannerInput {
   dataDir: string | null;
   kubeconfigs: Record<string, string>;
   example: StackExample | null;
+  /** More of the scenario to show (other Agents, restarted containers, a restart to try). */
+  tour?: Tour | null;
   startupMs: number;
 }
 
@@ -42,13 +44,45 @@ export function renderBanner(b: BannerInput): string {
     if (ex.deploymentId) {
       const runtime = `${agentBase}/deployments/${ex.deploymentId}/runtime`;
       lines.push(`  curl -H ${auth} ${runtime}`);
-      lines.push(`  curl -H ${auth} '${runtime}/logs?source=gateway&tailLines=20'`);
+      lines.push(`  curl -H ${auth} '${runtime}/logs?source=gateway&tailLines=50'`);
     }
     const occ = `npx occ --endpoint ${b.apiUrl} --namespace ${ex.namespaceId} --token ${token}`;
+    const tour = b.tour ?? null;
+    lines.push("");
     lines.push(`  ${occ} agent runtime ${ex.agentId}`);
     lines.push(`  ${occ} agent logs ${ex.agentId} --source gateway`);
+    if (tour?.agents.some((a) => a.agentId === ex.agentId)) {
+      lines.push(`  ${occ} agent logs ${ex.agentId} --source agent`);
+      lines.push(`  ${occ} agent restarts ${ex.agentId} -o log`);
+    }
+    for (const other of tour?.agents ?? []) {
+      if (other.agentId !== ex.agentId) lines.push(`  ${occ} agent runtime ${other.agentId}`);
+    }
+    for (const c of tour?.restarted ?? []) {
+      if (c.agentId === ex.agentId && c.role === "gateway") continue; // its previous is the OOM story above
+      lines.push(`  ${occ} agent logs ${c.agentId} --source ${c.role} --previous`);
+    }
     lines.push(`  ${occ} agent logs ${ex.agentId} --source gateway --follow`);
     lines.push("");
+    if (tour?.restartable) {
+      const r = tour.restartable;
+      const body = JSON.stringify({
+        cluster: r.cluster,
+        namespace: r.namespace,
+        pod: r.pod,
+        container: r.container,
+        exitCode: 137,
+        reason: "OOMKilled",
+      });
+      lines.push(
+        "While following, restart that Gateway: the follower reports the gap and goes on with the new",
+      );
+      lines.push(`instance; \`agent restarts ${ex.agentId}\` then names the cause.`);
+      lines.push(
+        `  curl -X POST -H 'content-type: application/json' ${b.simUrl}/__sim/restart -d ${shellQuote(body)}`,
+      );
+      lines.push("");
+    }
   } else {
     lines.push("The scenario grants no principal an Agent: every read will be 403.", "");
   }

@@ -20,7 +20,7 @@ import { applyEnvironment, buildLambdaEnvironment } from "./environment.ts";
 import { writeFileAtomic } from "./files.ts";
 import { createHandlerLoader, type FunctionName } from "./handlers.ts";
 import { ensureKeys } from "./keys.ts";
-import { firstExample, grantedPrincipals } from "./scenario-info.ts";
+import { firstExample, grantedPrincipals, tourOf } from "./scenario-info.ts";
 import { createApiServer } from "./server.ts";
 import { removeFileIfOwned, type StackInfo, writeStackFile } from "./stack-file.ts";
 
@@ -231,6 +231,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       }
     }
 
+    const example = firstExample(scenario.registry);
     const banner = renderBanner({
       apiUrl,
       simUrl,
@@ -239,7 +240,8 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       scenarioFile,
       dataDir,
       kubeconfigs,
-      example: firstExample(scenario.registry),
+      example,
+      tour: example ? tourOf(scenario, example) : null,
       startupMs: performance.now() - started,
     });
     log(banner);
