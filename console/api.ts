@@ -3,7 +3,7 @@
  * the success envelope unwrapped, and every failure turned into one `ApiError` carrying the
  * contract code, the request ID and `Retry-After`. Response text is never interpreted as markup.
  */
-import type { Deployment, LogPage, Runtime, SourceId } from "./types.ts";
+import type { Deployment, DeploymentPath, LogPage, Runtime, SourceId } from "./types.ts";
 
 export class ApiError extends Error {
   constructor(
@@ -23,15 +23,13 @@ export class Aborted extends Error {
   override name = "Aborted";
 }
 
-export interface DeploymentRef {
-  namespaceId: string;
-  agentId: string;
-  deploymentId: string;
-}
+export type DeploymentRef = DeploymentPath;
 
 export interface LogSelection {
   source: SourceId;
   pod: string | null;
+  /** A container other than the source's main one (an init container); null reads the main one. */
+  container: string | null;
   previous: boolean;
 }
 
@@ -54,6 +52,7 @@ export function logQuery(sel: LogSelection, cursor: string | null): URLSearchPar
   const q = new URLSearchParams({ source: sel.source });
   if (sel.source !== "sandbox") {
     if (sel.pod) q.set("pod", sel.pod);
+    if (sel.pod && sel.container) q.set("container", sel.container);
     if (sel.previous) q.set("previous", "true");
   }
   if (cursor) q.set("cursor", cursor);

@@ -1,5 +1,5 @@
 /** Pure formatting for the views: times in UTC, restart summaries, termination lines. */
-import type { Container, Pod, PodEvent, RestartRecord } from "./types.ts";
+import type { Container, Level, LineRecord, Pod, PodEvent, RestartRecord, Runtime, Stream } from "./types.ts";
 
 const ISO = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -12,12 +12,18 @@ export function hourMinuteUtc(iso: string | null): string {
   return Number.isNaN(t) ? iso : `${new Date(t).toISOString().slice(11, 16)} UTC`;
 }
 
-/** `08:39:21.121` for a log row; the full time goes in the row's title. */
-export function clockTime(iso: string | null): string {
+/**
+ * `2026-12-01 08:39:21.121` for a log row: date and time in UTC, always this one shape (the header
+ * says UTC; the full RFC 3339 time goes in the row's title). An offset time is converted to UTC.
+ */
+export function rowTime(iso: string | null): string {
   if (!iso) return "—";
   const m = ISO.exec(iso);
   if (!m) return iso;
-  return `${m[2]}${m[3]}.${(m[4] ?? "").padEnd(3, "0").slice(0, 3)}`;
+  const millis = (m[4] ?? "").padEnd(3, "0").slice(0, 3);
+  if (m[5] === "Z") return `${m[1]} ${m[2]}${m[3]}.${millis}`;
+  const t = Date.parse(`${m[1]}T${m[2]}${m[3]}.${millis}${m[5]}`);
+  return Number.isNaN(t) ? iso : new Date(t).toISOString().replace("T", " ").slice(0, 23);
 }
 
 /** A sortable key for RFC 3339 UTC times (fraction padded to 9 digits). */
@@ -71,3 +77,121 @@ export const isHealthy = (pod: Pod) => pod.phase === "Running" && pod.ready;
 
 /** Up to five Warning Events, newest first (the server already orders them). */
 export const warnings = (pod: Pod): PodEvent[] => pod.events.filter((e) => e.type === "Warning").slice(0, 5);
+
+/** Level words a plain-text line may start with, by the level the service read from them. */
+const LEVEL_WORDS: Record<string, Level> = {
+  error: "error",
+  err: "error",
+  fatal: "error",
+  panic: "error",
+  critical: "error",
+  warn: "warn",
+  warning: "warn",
+  info: "info",
+  notice: "info",
+  debug: "debug",
+  trace: "debug",
+};
+
+/** A leading RFC 3339 time, bare or in brackets, and the spaces after it. */
+const LEADING_TIME = /^\[?(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2}))\]?\s+/;
+/** A leading level word, bare, bracketed or followed by a colon, and the spaces after it. */
+const LEADING_LEVEL = /^(?:\[([A-Za-z]{3,8})\]|([A-Za-z]{3,8}):?)(?:\s+|$)/;
+
+/**
+ * The message of a text line as a row shows it: the row already shows the time and the level, so a
+ * leading time that names the same second and a leading level word that says the row's level are
+ * not shown again. Anything else stays exactly as sent.
+ */
+export function rowMessage(line: Pick<LineRecord, "kind" | "message" | "level" | "time">): string {
+  if (line.kind !== "text") return line.message;
+  let text = line.message;
+  const time = LEADING_TIME.exec(text);
+  if (time && line.time && sameSecond(time[1] as string, line.time)) text = text.slice(time[0].length);
+  const level = LEADING_LEVEL.exec(text);
+  const word = level ? (level[1] ?? level[2] ?? "") : "";
+  const isLevelWord = word === word.toUpperCase() || level?.[1] !== undefined;
+  if (level && isLevelWord && LEVEL_WORDS[word.toLowerCase()] === line.level)
+    text = text.slice(level[0].length);
+  return text === "" ? line.message : text;
+}
+
+function sameSecond(a: string, b: string): boolean {
+  const ta = Date.parse(a);
+  const tb = Date.parse(b);
+  return !Number.isNaN(ta) && !Number.isNaN(tb) && Math.floor(ta / 1000) === Math.floor(tb / 1000);
+}
+
+/**
+ * How a container's readiness reads on a card. An init container that finished with exit 0 is
+ * done, not failing; a main container's readiness is Kubernetes' own.
+ */
+export function readiness(c: Container): { text: string; tone: "ok" | "bad" | "muted" } {
+  if (!c.init) return c.ready ? { text: "ready", tone: "ok" } : { text: "not ready", tone: "bad" };
+  switch (c.state) {
+    case "terminated":
+      return c.reason === "Completed" ? { text: "completed", tone: "ok" } : { text: "failed", tone: "bad" };
+    case "running":
+      return { text: "running", tone: "muted" };
+    case "waiting":
+      return c.restartCount > 0 || (c.reason !== null && c.reason !== "PodInitializing")
+        ? { text: "failing", tone: "bad" }
+        : { text: "waiting", tone: "muted" };
+    default:
+      return { text: "state unknown", tone: "muted" };
+  }
+}
+
+type ContainerStream = Extract<Stream, { pod: string }>;
+const isContainerStream = (s: Stream | null): s is ContainerStream => s !== null && "pod" in s;
+
+/**
+ * The inline marker of a restart inside a followed view: which instance the lines above and below
+ * belong to, and why the old one ended — the restart record's attribution when the status has it,
+ * else Kubernetes' own termination (unattributed), else that the cause is not known yet.
+ */
+export function restartMarker(
+  before: Stream | null,
+  after: Stream | null,
+  runtime: Pick<Runtime, "pods" | "restarts"> | null,
+): { title: string; cause: string } {
+  if (!isContainerStream(after)) {
+    return { title: "The sandbox was replaced: the lines below come from its new instance.", cause: "" };
+  }
+  const old = isContainerStream(before) ? before : null;
+  const replaced = old !== null && old.podUid !== after.podUid;
+  const title = replaced
+    ? `Pod ${old.pod} was replaced by ${after.pod}: lines above are the old Pod, below the new one (${after.container}).`
+    : `${after.container} in ${after.pod} restarted: lines above are the old instance, below the new one (restart ${after.restartCount}).`;
+  const record = runtime?.restarts.find(
+    (r) =>
+      r.container === after.container &&
+      r.next.podUid === after.podUid &&
+      (replaced || r.next.restartCount === after.restartCount),
+  );
+  if (record) {
+    const t = record.trigger;
+    const parts = [`Cause: ${t.category}${t.confidence === "confirmed" ? "" : ` (${t.confidence})`}`];
+    if (record.actor && record.actor.kind !== "external-unknown") parts.push(`by ${record.actor.kind}`);
+    const ended = record.termination ? terminationText(record.termination) : null;
+    if (ended) parts.push(`ended ${ended}`);
+    parts.push(hourMinuteUtc(restartTime(record)));
+    return { title, cause: parts.join(" · ") };
+  }
+  const container = runtime?.pods
+    .find((p) => p.uid === after.podUid)
+    ?.containers.find((c) => c.name === after.container);
+  const termination = container && !replaced ? terminationLine(container) : null;
+  if (termination) return { title, cause: `Not attributed; Kubernetes says: ${termination}` };
+  return { title, cause: runtime ? "Cause not recorded." : "Cause: reading the status…" };
+}
+
+function terminationText(t: { reason: string | null; exitCode: number | null; signal: number | null }) {
+  const parts = [
+    t.reason,
+    t.exitCode !== null ? `exit ${t.exitCode}` : null,
+    t.signal !== null ? `signal ${t.signal}` : null,
+  ];
+  const text = parts.filter((p) => p !== null).join(", ");
+  return text === "" ? null : text;
+}

@@ -1,14 +1,16 @@
 /**
  * One log view at a time: the first page, Follow (cursor polls), Refresh, Download, and what each
- * error does (api.md): 401 asks to sign in; 403 stops and is remembered for the selection; 429 and
- * a busy 503 wait for `Retry-After`; an invalid cursor starts one new view; 501 stops Follow; a 504
- * while following retries after 2 s; anything else stops Follow with its message.
+ * error does (the HTTP contract): 401 asks to sign in; 403 stops and is remembered for the
+ * selection; 429 waits for `Retry-After`; a busy 503 backs off with jitter and keeps following; an
+ * invalid cursor starts one new view; 501 stops Follow; a 504 while following retries after 2 s;
+ * anything else stops Follow with its message.
  */
 import { Aborted, type ApiClient, ApiError, type DeploymentRef, type LogSelection } from "./api.ts";
+import { busyDelayMs, waitSeconds } from "./backoff.ts";
 import { byId, el } from "./dom.ts";
-import { errorMessage } from "./messages.ts";
+import { errorMessage, stoppedNotice, withheldNotice } from "./messages.ts";
 import { Notices } from "./notices.ts";
-import type { Stream } from "./types.ts";
+import type { Runtime, Stream } from "./types.ts";
 import type { LogPaneView } from "./views/logpane.ts";
 
 type ReadKind = "new" | "poll" | "refresh";
@@ -27,8 +29,8 @@ export interface LogViewOptions {
 export const logsKey = (d: DeploymentRef, sel: LogSelection) =>
   `${d.namespaceId}/${d.agentId}/${d.deploymentId}/logs/${sel.source}`;
 
-const streamKey = (s: Stream | null) =>
-  s ? [s.source, s.pod, s.podUid, s.container, s.restartCount, s.previous, s.sandbox].join("|") : "none";
+/** Two streams are the same instance when every field agrees (Pod UID, restart count, sandbox ID…). */
+const streamKey = (s: Stream | null) => (s ? JSON.stringify(s) : "none");
 
 const TIMEOUT_RETRY_S = 2;
 
@@ -44,7 +46,9 @@ export class LogView {
   /** Bumped by every selection change: late answers of an older selection are dropped. */
   private generation = 0;
   private cursor: string | null = null;
-  private stream = "none";
+  private stream: Stream | null = null;
+  /** Busy answers in a row; the backoff grows with it and resets on success. */
+  private busy = 0;
   private following = false;
   private followBlocked = false;
   /** Follow is due but waits for the tab to show or the user to scroll back down. */
@@ -73,7 +77,8 @@ export class LogView {
     this.ref = ref;
     this.sel = sel;
     this.cursor = null;
-    this.stream = "none";
+    this.stream = null;
+    this.busy = 0;
     this.waiting = false;
     this.followBlocked = false;
     if (sel?.previous) this.following = false;
@@ -88,6 +93,11 @@ export class LogView {
       return;
     }
     void this.read("new");
+  }
+
+  /** The latest status, for the restart markers. */
+  setRuntime(runtime: Runtime | null): void {
+    this.opts.pane.setRuntime(runtime);
   }
 
   /** A new view of the same selection; rows and cursor stay until it succeeds. */
@@ -164,18 +174,20 @@ export class LogView {
       const { data: page } = await this.opts.api.logs(ref, sel, cursor, abort.signal);
       if (generation !== this.generation || abort.signal.aborted) return;
       this.inFlight = null;
-      if (kind === "poll") this.opts.pane.append(page.records);
+      const before = this.stream;
+      const changed = before !== null && page.stream !== null && streamKey(page.stream) !== streamKey(before);
+      if (kind === "poll")
+        this.opts.pane.append(page.records, changed ? { before, after: page.stream } : null);
       else this.opts.pane.replace(page.records);
       this.cursor = page.cursor;
-      const stream = streamKey(page.stream);
-      const changed = this.stream !== "none" && stream !== this.stream;
-      this.stream = stream;
+      this.stream = page.stream;
+      this.busy = 0;
       this.notices.fail("");
       if (page.stream === null) {
         this.notices.say("No running Pod for this source: there is nothing to read right now.");
         this.opts.pane.setEmptyText("No running Pod.");
       } else if (!recovering) {
-        this.notices.say(page.withheld > 0 ? `${page.withheld} lines withheld in this page.` : "");
+        this.notices.say(withheldNotice(page.withheld));
         this.opts.pane.setEmptyText("No log lines yet.");
       }
       if (changed) this.opts.onStreamChange();
@@ -193,13 +205,21 @@ export class LogView {
     const ref = this.ref as DeploymentRef;
     const sel = this.sel as LogSelection;
     const wait = err.retryAfterSeconds;
-    if (err.status === 429 || (err.status === 503 && wait !== null)) {
+    const again = () => {
+      if (kind === "poll" && !this.following) return;
+      void this.read(kind === "poll" && !this.cursor ? "new" : kind, recovering);
+    };
+    if (err.code === "RUNTIME_LOGS_BUSY" || (err.status === 503 && wait !== null)) {
+      // Everyone told "busy" at once must not return at once, nor sooner than a poll would.
+      const ms = busyDelayMs(this.busy++, wait, this.opts.pollMs, Math.random());
+      this.notices.fail(errorMessage(err, waitSeconds(ms)));
+      this.schedule(ms / 1000, again);
+      return;
+    }
+    if (err.status === 429) {
       const seconds = wait ?? 2;
       this.notices.fail(errorMessage(err, seconds));
-      this.schedule(seconds, () => {
-        if (kind === "poll" && !this.following) return;
-        void this.read(kind === "poll" && !this.cursor ? "new" : kind, recovering);
-      });
+      this.schedule(seconds, again);
       return;
     }
     if (err.code === "RUNTIME_LOGS_CURSOR_INVALID" && kind === "poll" && !recovering) {
@@ -213,7 +233,8 @@ export class LogView {
       this.schedule(TIMEOUT_RETRY_S, () => this.tick());
       return;
     }
-    this.notices.fail(errorMessage(err));
+    const wasPolling = kind === "poll" && this.following;
+    this.notices.fail(`${errorMessage(err)}${stoppedNotice("Follow", wasPolling)}`);
     this.following = false;
     if (err.status === 403) {
       this.opts.forbidden.set(logsKey(ref, sel), err);

@@ -4,6 +4,7 @@
  * interpolated except the request ID and a number of seconds.
  */
 import type { ApiError } from "./api.ts";
+import type { Deployment } from "./types.ts";
 
 const ERRORS: Record<string, string> = {
   INVALID_REQUEST: "The request was outside the API contract. Check the namespace, Agent and deployment IDs.",
@@ -12,7 +13,7 @@ const ERRORS: Record<string, string> = {
     "That Pod is no longer a current Pod of this source. Refresh the runtime to pick another.",
   RUNTIME_LOGS_SOURCE_UNAVAILABLE: "This deployment has no such log source.",
   UNAUTHENTICATED: "You are not signed in, or your token expired. Sign in again.",
-  FORBIDDEN: "You are not allowed to read this. Ask an administrator for a grant; polling stopped.",
+  FORBIDDEN: "You are not allowed to read this. Ask an administrator for a grant.",
   NOT_FOUND: "The Agent or deployment does not exist.",
   RUNTIME_LOGS_RATE_LIMITED: "Too many requests: waiting before the next one.",
   NOT_IMPLEMENTED:
@@ -41,12 +42,37 @@ export function errorMessage(err: ApiError, retryInSeconds?: number): string {
   return ref ? `${text} (${ref})` : text;
 }
 
+/** "1 line", "2 lines". */
+export const count = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+/** The notice above the log for a page's withheld lines (empty when none). */
+export const withheldNotice = (n: number): string =>
+  n > 0 ? `${count(n, "line")} withheld in this page.` : "";
+
+/**
+ * What the chooser says about the deployment list: true of the deployment selected right now, so it
+ * changes when another one is chosen.
+ */
+export function deploymentsNotice(list: readonly Deployment[], selected: string): string {
+  if (list.length === 0) return "This Agent has no deployments.";
+  const head = count(list.length, "deployment");
+  const active = list.find((d) => d.active);
+  if (active?.deploymentId === selected) return `${head}; the active one is selected.`;
+  if (!active) return `${head}; none is active. ${selected} is selected.`;
+  return `${head}; ${selected} is selected (the active one is ${active.deploymentId}).`;
+}
+
+/** Said after an error that ends polling, only when something was polling. */
+export const stoppedNotice = (what: "Follow" | "Status polling", wasPolling: boolean): string =>
+  wasPolling ? ` ${what} stopped.` : "";
+
 export const GAP_LABELS: Record<string, string> = {
   stream_replaced: "The stream was replaced (new Pod or container instance)",
   window_exceeded: "Lines were lost between reads",
   cursor_expired: "The view expired and was restarted",
   truncated: "The page was cut at its size limit",
   buffer_lost: "The sandbox buffer rolled over",
+  clock_step: "A clock stepped: lines written around here may be missing",
 };
 
 export const WITHHELD_REMEDIES: Record<string, string> = {

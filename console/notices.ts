@@ -15,6 +15,11 @@ export class Notices {
     this.info.hidden = text === "";
   }
 
+  /** What the status line says now. */
+  text(): string {
+    return this.info.textContent ?? "";
+  }
+
   fail(text: string): void {
     this.error.textContent = text;
     this.error.hidden = text === "";

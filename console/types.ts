@@ -1,8 +1,40 @@
-/** The API's data shapes the console reads (api.md), as plain types: the server is the validator. */
+/**
+ * The API's data shapes as the console reads them (the HTTP contract), taken from the service's own types
+ * with `import type` (esbuild drops these imports, so nothing of `lib/` reaches the bundle). Only
+ * what the service has no type for is stated here.
+ */
+import type { AgentPath, DeploymentPath } from "../lib/api/schemas.ts";
+import type { SourceId } from "../lib/domain.ts";
+import type {
+  LastTermination,
+  RuntimeContainer,
+  RuntimeDescription,
+  RuntimeEvent,
+  RuntimePod,
+  RuntimeSource,
+} from "../lib/kube/types.ts";
+import type { RestartRecord as ServiceRestartRecord } from "../lib/restarts/types.ts";
+import type {
+  GapRecord,
+  LogStream,
+  RecordLevel,
+  LineRecord as ServiceLineRecord,
+  LogPage as ServiceLogPage,
+  WithheldRecord,
+} from "../lib/runtime-logs/types.ts";
 
-export type Level = "error" | "warn" | "info" | "debug" | "unknown";
+export type { AgentPath, DeploymentPath, GapRecord, SourceId, WithheldRecord };
+export type Level = RecordLevel;
+export type Termination = LastTermination;
+export type Container = RuntimeContainer;
+export type PodEvent = RuntimeEvent;
+export type Pod = RuntimePod;
+export type Source = Omit<RuntimeSource, "unavailableCode"> & { unavailableCode?: string };
+export type Stream = LogStream;
+
 export const LEVELS: readonly Level[] = ["error", "warn", "info", "debug", "unknown"];
 
+/** One row of the deployments list (the status function answers it without a named type). */
 export interface Deployment {
   deploymentId: string;
   revision: number | null;
@@ -10,126 +42,25 @@ export interface Deployment {
   active: boolean;
 }
 
-export interface Termination {
-  reason: string | null;
-  exitCode: number | null;
-  signal: number | null;
-  finishedAt: string | null;
+/** The parts of a restart record the console shows (cards and the inline restart marker). */
+export type RestartRecord = Pick<
+  ServiceRestartRecord,
+  "pod" | "container" | "scope" | "trigger" | "detectedAt" | "previous" | "next"
+> &
+  Partial<Pick<ServiceRestartRecord, "termination" | "actor">>;
+
+/** Where a sandbox line came from and how its message is encoded (the log page of the HTTP contract). */
+export interface SandboxLineParts {
+  origin?: "sandbox" | "gateway";
+  format?: "ocsf";
 }
 
-export interface Container {
-  name: string;
-  init: boolean;
-  state: "waiting" | "running" | "terminated" | "unknown";
-  reason: string | null;
-  ready: boolean;
-  restartCount: number;
-  startedAt: string | null;
-  lastTermination: Termination | null;
-}
-
-export interface PodEvent {
-  type: "Normal" | "Warning";
-  container: string | null;
-  reason: string;
-  message: string;
-  count: number;
-  lastObservedAt: string | null;
-}
-
-export interface Pod {
-  role: "gateway" | "agent";
-  cluster: "control" | "execution";
-  name: string;
-  uid: string;
-  phase: string;
-  ready: boolean;
-  createdAt: string | null;
-  containers: Container[];
-  events: PodEvent[];
-}
-
-export interface SourcePod {
-  name: string;
-  uid: string;
-  container: string;
-  restartCount: number;
-}
-
-export type SourceId = "gateway" | "agent" | "sandbox";
-
-export interface Source {
-  id: SourceId;
-  kind: "container" | "sandbox";
-  pods: SourcePod[];
-  available: boolean;
-  unavailableCode?: string;
-  retention: string;
-}
-
-/** The parts of a restart record (restarts.md) the Pod cards show. */
-export interface RestartRecord {
-  pod: string;
-  container: string;
-  scope: string;
-  trigger: { category: string; confidence: string };
-  previous?: { finishedAt: string | null } | null;
-  next?: { startedAt: string | null } | null;
-  detectedAt: string;
-}
-
-export interface Runtime {
-  deploymentId: string;
-  observedAt: string;
-  pods: Pod[];
-  sources: Source[];
-  restarts: RestartRecord[];
-}
-
-export interface LineRecord {
-  type: "line";
-  time: string | null;
-  kind: "text" | "structured" | "wrapper" | "sandbox";
-  level: Level;
-  message: string;
-  subsystem?: string;
-  fields?: Record<string, string | number | boolean | null>;
-  truncated?: boolean;
-}
-
-export interface GapRecord {
-  type: "gap";
-  time: string | null;
-  reason: string;
-  remedy: string;
-}
-
-export interface WithheldRecord {
-  type: "withheld";
-  time: string | null;
-  count: number;
-  reason: string;
-}
-
+export type LineRecord = ServiceLineRecord & SandboxLineParts;
 export type LogRecord = LineRecord | GapRecord | WithheldRecord;
 
-export interface Stream {
-  source: SourceId;
-  pod?: string;
-  podUid?: string;
-  container?: string;
-  restartCount?: number;
-  previous?: boolean;
-  sandbox?: string;
-}
+export type Runtime = Omit<RuntimeDescription, "sources"> & {
+  sources: Source[];
+  restarts: RestartRecord[];
+};
 
-export interface LogPage {
-  deploymentId: string;
-  source: SourceId;
-  stream: Stream | null;
-  observedAt: string;
-  records: LogRecord[];
-  withheld: number;
-  truncated: boolean;
-  cursor: string | null;
-}
+export type LogPage = Omit<ServiceLogPage, "records"> & { records: LogRecord[] };

@@ -1,12 +1,20 @@
 /**
  * The log pane: rows (built with text nodes only), the level chips and text filter (client-side),
- * the "showing X of Y" count, the cap note and the scroll position that pauses Follow.
+ * the wrap toggle, the "showing X of Y" count, the cap note and the scroll position that pauses
+ * Follow. A restart inside a followed view is a marked row between the two instances' lines.
  */
 import { byId, el } from "../dom.ts";
-import { clockTime } from "../format.ts";
-import { GAP_LABELS, WITHHELD_REMEDIES } from "../messages.ts";
+import { restartMarker, rowMessage, rowTime } from "../format.ts";
+import { count, GAP_LABELS, WITHHELD_REMEDIES } from "../messages.ts";
 import { type Filter, matches, type Row, RowBuffer, searchText } from "../rows.ts";
-import { LEVELS, type Level, type LogRecord } from "../types.ts";
+import { sandboxView } from "../sandbox.ts";
+import { LEVELS, type Level, type LineRecord, type LogRecord, type Runtime, type Stream } from "../types.ts";
+
+/** The streams on either side of a restart inside a view. */
+export interface StreamChange {
+  before: Stream | null;
+  after: Stream | null;
+}
 
 const LEVEL_TEXT: Record<Level, string> = {
   error: "ERROR",
@@ -26,27 +34,69 @@ function fieldsText(fields: Record<string, unknown> | undefined): string {
     .join(" ");
 }
 
-export function renderRecord(record: LogRecord): HTMLLIElement {
+function lineParts(record: LineRecord): (HTMLElement | null)[] {
+  if (record.kind !== "sandbox") {
+    const fields = fieldsText(record.fields);
+    return [
+      record.subsystem ? el("span", { class: "sub" }, record.subsystem) : null,
+      el("span", { class: "msg" }, rowMessage(record)),
+      fields ? el("span", { class: "fields" }, fields) : null,
+    ];
+  }
+  const v = sandboxView(record);
+  return [
+    v.origin ? el("span", { class: `badge origin-${v.origin}` }, v.origin) : null,
+    v.action ? el("span", { class: `badge verdict-${v.action.verdict}` }, v.action.text.toUpperCase()) : null,
+    v.destination ? el("span", { class: "dest" }, `→ ${v.destination}`) : null,
+    v.ocsf ? el("span", { class: "badge ocsf" }, "OCSF") : null,
+    record.subsystem ? el("span", { class: "sub" }, record.subsystem) : null,
+    el("span", { class: "msg" }, record.message),
+    ...v.details.map((d) => el("span", { class: "detail" }, d)),
+    v.rest.length > 0 ? el("span", { class: "fields" }, v.rest.join(" ")) : null,
+  ];
+}
+
+/** The text of a restart marker row (its cause is filled in again when the status is re-read). */
+function fillMarker(row: HTMLElement, change: StreamChange, runtime: Runtime | null): void {
+  const marker = restartMarker(change.before, change.after, runtime);
+  row.querySelector(".msg")?.replaceChildren(marker.title);
+  row.querySelector(".cause")?.replaceChildren(marker.cause);
+}
+
+export function renderRecord(
+  record: LogRecord,
+  change: StreamChange | null = null,
+  runtime: Runtime | null = null,
+): HTMLLIElement {
   const time = el(
     "time",
     record.time ? { datetime: record.time, title: record.time } : {},
-    clockTime(record.time),
+    rowTime(record.time),
   );
   switch (record.type) {
-    case "line": {
-      const fields = fieldsText(record.fields);
+    case "line":
       return el(
         "li",
-        { class: `row line level-${record.level}` },
+        { class: `row line level-${record.level}${record.kind === "sandbox" ? " sandbox" : ""}` },
         time,
         el("span", { class: "lvl" }, LEVEL_TEXT[record.level]),
-        record.subsystem ? el("span", { class: "sub" }, record.subsystem) : null,
-        el("span", { class: "msg" }, record.message),
-        fields ? el("span", { class: "fields" }, fields) : null,
+        ...lineParts(record),
         record.truncated ? el("span", { class: "note" }, "(line cut)") : null,
       );
-    }
-    case "gap":
+    case "gap": {
+      if (record.reason === "stream_replaced" && change) {
+        const row = el(
+          "li",
+          { class: "row gap restart", role: "separator" },
+          time,
+          el("span", { class: "tag" }, "RESTART"),
+          el("span", { class: "msg" }),
+          el("span", { class: "cause" }),
+          el("span", { class: "remedy" }, `${GAP_LABELS.stream_replaced}. ${record.remedy}`.trim()),
+        );
+        fillMarker(row, change, runtime);
+        return row;
+      }
       return el(
         "li",
         { class: "row gap" },
@@ -55,17 +105,14 @@ export function renderRecord(record: LogRecord): HTMLLIElement {
         el("span", { class: "msg" }, `${GAP_LABELS[record.reason] ?? `Gap (${record.reason})`}. `),
         el("span", { class: "remedy" }, record.remedy),
       );
+    }
     case "withheld":
       return el(
         "li",
         { class: "row withheld" },
         time,
         el("span", { class: "tag" }, "WITHHELD"),
-        el(
-          "span",
-          { class: "msg" },
-          `${record.count} ${record.count === 1 ? "line" : "lines"} withheld (${record.reason}). `,
-        ),
+        el("span", { class: "msg" }, `${count(record.count, "line")} withheld (${record.reason}). `),
         el(
           "span",
           { class: "remedy" },
@@ -84,7 +131,11 @@ export class LogPaneView {
   private readonly filterInput = byId("filter", HTMLInputElement);
   private readonly chips = byId("levels", HTMLFieldSetElement);
   private readonly jump = byId("jump-bottom", HTMLButtonElement);
+  private readonly wrap = byId("wrap", HTMLInputElement);
   private readonly buffer = new RowBuffer<HTMLLIElement>();
+  /** Restart markers in the pane, re-filled when the status is read again. */
+  private markers: { row: HTMLLIElement; change: StreamChange }[] = [];
+  private runtime: Runtime | null = null;
   private readonly filter: { levels: Set<Level>; text: string } = { levels: new Set(LEVELS), text: "" };
   /** Called when the user comes back to the bottom (Follow resumes). */
   onBottom: () => void = () => {};
@@ -117,6 +168,15 @@ export class LogPaneView {
       wasAtBottom = now;
     });
     this.jump.addEventListener("click", () => this.scrollToBottom());
+    this.wrap.addEventListener("change", () => this.list.classList.toggle("nowrap", !this.wrap.checked));
+    this.list.classList.toggle("nowrap", !this.wrap.checked);
+  }
+
+  /** The latest status: restart markers say what it knows about each restart. */
+  setRuntime(runtime: Runtime | null): void {
+    this.runtime = runtime;
+    this.markers = this.markers.filter((m) => m.row.isConnected);
+    for (const m of this.markers) fillMarker(m.row, m.change, runtime);
   }
 
   atBottom(): boolean {
@@ -129,11 +189,13 @@ export class LogPaneView {
     this.jump.hidden = true;
   }
 
-  private rowsFor(records: LogRecord[]): Row<HTMLLIElement>[] {
+  private rowsFor(records: LogRecord[], change: StreamChange | null = null): Row<HTMLLIElement>[] {
     const f = this.currentFilter();
     return records.map((record) => {
       const haystack = searchText(record);
-      const view = renderRecord(record);
+      const marks = change !== null && record.type === "gap" && record.reason === "stream_replaced";
+      const view = renderRecord(record, marks ? change : null, this.runtime);
+      if (marks) this.markers.push({ row: view, change });
       view.hidden = !matches(record, haystack, f);
       return { record, haystack, view };
     });
@@ -145,6 +207,7 @@ export class LogPaneView {
 
   /** A new view: every row is built first, then swapped in at once. */
   replace(records: LogRecord[]): void {
+    this.markers = [];
     const rows = this.rowsFor(records);
     const fragment = document.createDocumentFragment();
     this.buffer.replace(rows);
@@ -154,10 +217,19 @@ export class LogPaneView {
     this.scrollToBottom();
   }
 
-  append(records: LogRecord[]): void {
+  /** A poll's records; `change` when its stream differs from the one before (a restart). */
+  append(records: LogRecord[], change: StreamChange | null = null): void {
+    const marked = change === null || records.some((r) => r.type === "gap" && r.reason === "stream_replaced");
+    if (!marked) {
+      // The stream changed without a gap saying so (a new view after the Pod went): mark it anyway.
+      records = [
+        { type: "gap", time: records[0]?.time ?? null, reason: "stream_replaced", remedy: "" },
+        ...records,
+      ];
+    }
     if (records.length === 0) return;
     const stick = this.atBottom();
-    const rows = this.rowsFor(records);
+    const rows = this.rowsFor(records, change);
     const fragment = document.createDocumentFragment();
     for (const row of rows) fragment.append(row.view);
     this.list.append(fragment);
@@ -167,6 +239,7 @@ export class LogPaneView {
   }
 
   clear(): void {
+    this.markers = [];
     this.buffer.replace([]);
     this.list.replaceChildren();
     this.afterChange();

@@ -3,10 +3,11 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ApiError, attachmentFilename, logQuery, parseRetryAfter } from "../../../console/api.ts";
 import { readConfig } from "../../../console/config.ts";
-import { clockTime, hourMinuteUtc, restartSummary } from "../../../console/format.ts";
+import { hourMinuteUtc, restartSummary, rowTime } from "../../../console/format.ts";
 import { errorMessage } from "../../../console/messages.ts";
 import { matches, type Row, RowBuffer, searchText } from "../../../console/rows.ts";
 import { LEVELS, type Level, type LineRecord, type LogRecord } from "../../../console/types.ts";
+import { restartRecord } from "./fixtures.ts";
 
 const line = (message: string, level: Level = "info"): LineRecord => ({
   type: "line",
@@ -77,8 +78,9 @@ describe("format", () => {
     expect(hourMinuteUtc("2026-11-29T14:02:59.999999999Z")).toBe("14:02 UTC");
     expect(hourMinuteUtc("2026-11-29T15:02:00+01:00")).toBe("14:02 UTC");
     expect(hourMinuteUtc(null)).toBe("time unknown");
-    expect(clockTime("2026-11-29T08:39:21.1Z")).toBe("08:39:21.100");
-    expect(clockTime(null)).toBe("—");
+    expect(rowTime("2026-11-29T08:39:21.1Z")).toBe("2026-11-29 08:39:21.100");
+    expect(rowTime("2026-11-29T09:39:21.123456+01:00")).toBe("2026-11-29 08:39:21.123");
+    expect(rowTime(null)).toBe("—");
   });
 
   it("summarises restarts with the newest attribution, else the unattributed termination", () => {
@@ -97,14 +99,14 @@ describe("format", () => {
         finishedAt: "2026-01-01T10:00:00Z",
       },
     };
-    const rec = (category: string, at: string, pod = "p") => ({
-      pod,
-      container: "gateway",
-      scope: "container-restart",
-      trigger: { category, confidence: "confirmed" },
-      next: { startedAt: at },
-      detectedAt: at,
-    });
+    const rec = (category: "oom" | "liveness-probe" | "crash", at: string, pod = "p") => {
+      const r = restartRecord({ pod, container: "gateway", detectedAt: at });
+      return {
+        ...r,
+        trigger: { ...r.trigger, category },
+        next: { ...r.next, startedAt: at },
+      };
+    };
     expect(
       restartSummary(
         container,
@@ -125,12 +127,18 @@ describe("format", () => {
 
 describe("api helpers", () => {
   it("builds the closed log query (no pod or previous for the sandbox)", () => {
-    expect(logQuery({ source: "gateway", pod: "gw-0", previous: true }, null).toString()).toBe(
-      "source=gateway&pod=gw-0&previous=true",
-    );
-    expect(logQuery({ source: "sandbox", pod: "x", previous: true }, "v1.a.b").toString()).toBe(
-      "source=sandbox&cursor=v1.a.b",
-    );
+    expect(
+      logQuery({ source: "gateway", pod: "gw-0", container: null, previous: true }, null).toString(),
+    ).toBe("source=gateway&pod=gw-0&previous=true");
+    expect(
+      logQuery(
+        { source: "agent", pod: "h-0", container: "workspace-init", previous: false },
+        null,
+      ).toString(),
+    ).toBe("source=agent&pod=h-0&container=workspace-init");
+    expect(
+      logQuery({ source: "sandbox", pod: "x", container: "c", previous: true }, "v1.a.b").toString(),
+    ).toBe("source=sandbox&cursor=v1.a.b");
   });
 
   it("reads Retry-After as whole seconds ≥ 1", () => {
@@ -171,10 +179,15 @@ describe("api helpers", () => {
 
 describe("config", () => {
   it("honours ?poll only on loopback", () => {
-    expect(readConfig({ hostname: "127.0.0.1", search: "?poll=200" })).toEqual({ local: true, pollMs: 200 });
-    expect(readConfig({ hostname: "d111.cloudfront.net", search: "?poll=200" })).toEqual({
+    expect(readConfig({ hostname: "127.0.0.1", search: "?poll=200&status=300" })).toEqual({
+      local: true,
+      pollMs: 200,
+      statusMs: 300,
+    });
+    expect(readConfig({ hostname: "d111.cloudfront.net", search: "?poll=200&status=300" })).toEqual({
       local: false,
       pollMs: 2000,
+      statusMs: 15_000,
     });
     expect(readConfig({ hostname: "localhost", search: "?poll=abc" }).pollMs).toBe(2000);
   });
