@@ -54,6 +54,14 @@ export interface ClusterRecord {
   displayName: string;
 }
 
+/** An OpenShell gateway (state.md § Registry table): where its connection document lives. */
+export interface OpenShellGatewayRecord {
+  gatewayId: string;
+  /** `secretsmanager:<name>` under `runtime-logs/openshell/`, or `file:<path>` locally. */
+  connectionRef: string;
+  displayName: string;
+}
+
 export interface GrantRecord {
   principalId: string;
   namespaceId: string;

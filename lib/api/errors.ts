@@ -28,7 +28,7 @@ export const ERROR_CATALOG = {
     status: 503,
     message: "The cluster denied this service access to the runtime. An operator must fix its permissions.",
   },
-  RUNTIME_LOGS_SANDBOX_NOT_FOUND: { status: 503, message: "The sandbox driver reports no such sandbox." },
+  RUNTIME_LOGS_SANDBOX_NOT_FOUND: { status: 404, message: "The sandbox driver reports no such sandbox." },
   RUNTIME_LOGS_UNAVAILABLE: { status: 503, message: "The runtime is unavailable right now. Retry shortly." },
   RUNTIME_LOGS_TIMEOUT: { status: 504, message: "The request took too long and was stopped." },
   INTERNAL: { status: 500, message: "An internal error occurred." },

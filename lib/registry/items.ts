@@ -10,6 +10,7 @@ import type {
   ClusterRecord,
   DeploymentRecord,
   GrantRecord,
+  OpenShellGatewayRecord,
   Placement,
   SandboxRef,
 } from "../domain.ts";
@@ -30,6 +31,7 @@ export class RegistryItemError extends Error {
 export const agentPk = (namespaceId: string, agentId: string) => `AGENT#${namespaceId}#${agentId}`;
 export const deploymentSk = (deploymentId: string) => `${DEPLOYMENT_PREFIX}${deploymentId}`;
 export const clusterPk = (clusterId: string) => `CLUSTER#${clusterId}`;
+export const openshellPk = (gatewayId: string) => `OPENSHELL#${gatewayId}`;
 export const principalPk = (principalId: string) => `PRINCIPAL#${principalId}`;
 export const namespaceGrantPrefix = (namespaceId: string) => `NS#${namespaceId}#AGENT#`;
 export const grantSk = (namespaceId: string, agentId: string) =>
@@ -44,6 +46,7 @@ export const deploymentKey = (namespaceId: string, agentId: string, deploymentId
   sk: deploymentSk(deploymentId),
 });
 export const clusterKey = (clusterId: string) => ({ pk: clusterPk(clusterId), sk: META });
+export const openshellKey = (gatewayId: string) => ({ pk: openshellPk(gatewayId), sk: META });
 export const grantKey = (principalId: string, namespaceId: string, agentId: string) => ({
   pk: principalPk(principalId),
   sk: grantSk(namespaceId, agentId),
@@ -51,6 +54,7 @@ export const grantKey = (principalId: string, namespaceId: string, agentId: stri
 
 const AGENT_PK = /^AGENT#([^#]+)#([^#]+)$/;
 const CLUSTER_PK = /^CLUSTER#([^#]+)$/;
+const OPENSHELL_PK = /^OPENSHELL#([^#]+)$/;
 const GRANT_SK = /^NS#([^#]+)#AGENT#([^#]+)$/;
 const ACTIONS: readonly Action[] = ["read", "operate", "read_logs", "administer"];
 
@@ -96,6 +100,7 @@ const deploymentItem = z.object({
 });
 
 const clusterItem = z.object({ kubeconfigRef: z.string().min(1), displayName: z.string() });
+const openshellItem = z.object({ connectionRef: z.string().min(1), displayName: z.string() });
 
 export function agentToItem(agent: AgentRecord): RegistryItem {
   return {
@@ -165,6 +170,17 @@ export function clusterFromItem(item: Record<string, unknown>): ClusterRecord {
   if (item.sk !== META) throw new RegistryItemError("malformed cluster key");
   const c = parse(clusterItem, item, "cluster");
   return { clusterId, ...c };
+}
+
+export function openshellToItem(g: OpenShellGatewayRecord): RegistryItem {
+  return { ...openshellKey(g.gatewayId), connectionRef: g.connectionRef, displayName: g.displayName };
+}
+
+export function openshellFromItem(item: Record<string, unknown>): OpenShellGatewayRecord {
+  const [gatewayId] = match(OPENSHELL_PK, item.pk, "openshell gateway") as [string];
+  if (item.sk !== META) throw new RegistryItemError("malformed openshell gateway key");
+  const g = parse(openshellItem, item, "openshell gateway");
+  return { gatewayId, ...g };
 }
 
 export function grantToItem(g: GrantRecord): RegistryItem {

@@ -12,7 +12,13 @@ import {
   QueryCommand,
 } from "@aws-sdk/lib-dynamodb";
 import { ServiceError } from "../api/errors.ts";
-import type { AgentRecord, ClusterRecord, DeploymentRecord, GrantRecord } from "../domain.ts";
+import type {
+  AgentRecord,
+  ClusterRecord,
+  DeploymentRecord,
+  GrantRecord,
+  OpenShellGatewayRecord,
+} from "../domain.ts";
 import { TtlCache } from "./cache.ts";
 import {
   ALL_AGENTS,
@@ -27,6 +33,8 @@ import {
   grantFromItem,
   grantKey,
   namespaceGrantPrefix,
+  openshellFromItem,
+  openshellKey,
   principalPk,
   RegistryItemError,
   RUNNING_INDEX,
@@ -46,6 +54,8 @@ export interface RegistryStore {
   /** Whether the principal holds any grant in the namespace (404 versus 403). Never cached. */
   hasGrantInNamespace(principalId: string, namespaceId: string): Promise<boolean>;
   getCluster(clusterId: string): Promise<ClusterRecord | null>;
+  /** An OpenShell gateway (`OPENSHELL#{gatewayId}`), cached like clusters. */
+  getOpenShellGateway(gatewayId: string): Promise<OpenShellGatewayRecord | null>;
 }
 
 export const MAX_CACHE_TTL_MS = 30_000;
@@ -220,6 +230,13 @@ export class DynamoRegistryStore implements RegistryStore {
     return this.#cached(`c|${clusterId}`, async () => {
       const item = await this.#getItem(clusterKey(clusterId));
       return item ? clusterFromItem(item) : null;
+    });
+  }
+
+  getOpenShellGateway(gatewayId: string): Promise<OpenShellGatewayRecord | null> {
+    return this.#cached(`o|${gatewayId}`, async () => {
+      const item = await this.#getItem(openshellKey(gatewayId));
+      return item ? openshellFromItem(item) : null;
     });
   }
 }

@@ -1,0 +1,73 @@
+/** Connection documents: shape, TLS material, and plaintext only to an allowed loopback endpoint. */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { isLoopbackHost, parseConnectionDocument } from "../../../lib/openshell/connection.ts";
+
+const CERT = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n";
+const KEY = "-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n";
+const parse = (doc: unknown) => parseConnectionDocument(JSON.stringify(doc));
+
+describe("parseConnectionDocument", () => {
+  it("reads mTLS, token and plaintext loopback documents", () => {
+    expect(
+      parse({ endpoint: "os.example:443", caPem: CERT, clientCertPem: CERT, clientKeyPem: KEY }),
+    ).toMatchObject({
+      baseUrl: "https://os.example:443",
+      auth: "mtls",
+    });
+    expect(parse({ endpoint: "https://os.example:8443", token: "abc.def" })).toMatchObject({
+      baseUrl: "https://os.example:8443",
+      auth: "token",
+      token: "abc.def",
+    });
+    expect(parse({ endpoint: "http://127.0.0.1:9000", allowPlaintextLoopback: true })).toMatchObject({
+      baseUrl: "http://127.0.0.1:9000",
+      auth: "plaintext",
+    });
+    expect(parse({ endpoint: "http://[::1]:9000", allowPlaintextLoopback: true }).baseUrl).toBe(
+      "http://[::1]:9000",
+    );
+  });
+
+  it("refuses plaintext unless the endpoint is loopback and the document allows it", () => {
+    expect(() => parse({ endpoint: "http://127.0.0.1:9000" })).toThrow(/plaintext/);
+    expect(() => parse({ endpoint: "http://10.0.0.1:9000", allowPlaintextLoopback: true })).toThrow(
+      /plaintext/,
+    );
+    expect(() =>
+      parse({ endpoint: "http://localhost.evil.example:9000", allowPlaintextLoopback: true }),
+    ).toThrow(/plaintext/);
+    expect(() => parse({ endpoint: "http://127.0.0.1.nip.io:9000", allowPlaintextLoopback: true })).toThrow(
+      /plaintext/,
+    );
+  });
+
+  it("refuses unknown fields, a half client identity, a TLS endpoint with no credential, bad tokens", () => {
+    expect(() => parse({ endpoint: "a:1", token: "t", extra: 1 })).toThrow();
+    expect(() => parse({ endpoint: "a:1", clientCertPem: CERT })).toThrow(/together/);
+    expect(() => parse({ endpoint: "a:1" })).toThrow(/certificate or token/);
+    expect(() => parse({ endpoint: "a:1", token: "a b" })).toThrow();
+    expect(() => parse({ endpoint: "a:1", token: "a\r\nx-injected: 1" })).toThrow();
+    expect(() => parse({ endpoint: "a:99999", token: "t" })).toThrow();
+    expect(() => parse({ endpoint: "ftp://a:1", token: "t" })).toThrow();
+    expect(() => parseConnectionDocument("not json")).toThrow(/JSON/);
+  });
+
+  it("never echoes document contents in its errors", () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 12 }), (secret) => {
+        try {
+          parse({ endpoint: "http://8.8.8.8:1", token: secret });
+        } catch (e) {
+          expect((e as Error).message).not.toContain(secret);
+        }
+      }),
+    );
+  });
+
+  it("knows loopback hosts", () => {
+    for (const h of ["127.0.0.1", "127.8.9.10", "[::1]", "localhost"]) expect(isLoopbackHost(h)).toBe(true);
+    for (const h of ["128.0.0.1", "[::2]", "localhost.example", "0.0.0.0", "10.0.0.1"])
+      expect(isLoopbackHost(h)).toBe(false);
+  });
+});
