@@ -18,6 +18,7 @@ import type {
   RolePlacement,
   SandboxRef,
 } from "../../lib/domain.ts";
+import { finishOpenShell, type OpenShellIssue, openshellSchema, type ScenarioGateway } from "./openshell.ts";
 import { formatIsoMillis, formatKubeletTime, msToNs, parseRfc3339, resolveScenarioTime } from "./time.ts";
 
 /** api.md: IDs in paths (namespaceId, agentId, deploymentId); also used for cluster IDs. */
@@ -158,6 +159,8 @@ export interface Scenario {
   limits: ScenarioLimits;
   clusters: ScenarioCluster[];
   registry: ScenarioRegistry;
+  /** OpenShell gateways for the sandbox source (empty when the scenario has none). */
+  openshell: ScenarioGateway[];
 }
 
 export interface ScenarioIssue {
@@ -450,6 +453,7 @@ function buildSchema() {
       .default({}),
     clusters: z.array(cluster),
     registry: z.strictObject({ agents: z.array(agent), grants: z.array(grant) }),
+    openshell: openshellSchema,
   });
 }
 
@@ -598,6 +602,10 @@ export function parseScenario(raw: unknown, loadTime: Date): Scenario {
   const clusters = doc.clusters.map((c, ci) => finishCluster(c, ci, issues));
   const clusterIds = new Set(clusters.map((c) => c.id));
   const registry = finishRegistry(doc.registry, clusterIds, nowNs, issues);
+  const shellIssues: OpenShellIssue[] = [];
+  const openshell = finishOpenShell(doc.openshell, nowNs, shellIssues);
+  for (const i of shellIssues) issues.push({ path: formatPath(i.path), message: i.message });
+  checkSandboxRefs(registry, new Set(openshell.map((g) => g.id)), issues);
   if (issues.length > 0) throw new ScenarioError(issues);
   const scenario: Scenario = {
     now: formatIsoMillis(nowNs),
@@ -605,6 +613,7 @@ export function parseScenario(raw: unknown, loadTime: Date): Scenario {
     limits: stripUndefined(doc.limits) as ScenarioLimits,
     clusters,
     registry,
+    openshell,
   };
   parsed.add(scenario);
   return scenario;
@@ -749,6 +758,24 @@ function finishRegistry(
     }),
   );
   return { agents, grants };
+}
+
+/** A deployment's sandbox must name a gateway of the scenario's `openshell` block. */
+function checkSandboxRefs(
+  registry: ScenarioRegistry,
+  gatewayIds: Set<string>,
+  issues: ScenarioIssue[],
+): void {
+  registry.agents.forEach((a, ai) => {
+    a.deployments.forEach((d, di) => {
+      if (d.sandbox && !gatewayIds.has(d.sandbox.endpointRef)) {
+        issues.push({
+          path: formatPath(["registry", "agents", ai, "deployments", di, "sandbox", "endpointRef"]),
+          message: `unknown OpenShell gateway "${d.sandbox.endpointRef}"`,
+        });
+      }
+    });
+  });
 }
 
 function stripUndefined(o: object): Record<string, unknown> {
