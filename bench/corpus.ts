@@ -1,11 +1,10 @@
 /**
- * Loads the shared benchmark corpus (`shared/bench/corpus.mjs`), which lives beside the repository:
- * `/work/shared` next to `/work/main` here, `<clone>/../shared` in CI.
+ * The bench corpus: the seeded generator vendored unchanged as bench/corpus.mjs (a test pins its
+ * bytes and the SHA-256 of its output, docs/quality.md § Bench corpus).
  */
-import { existsSync } from "node:fs";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import type { LogChunk } from "../lib/domain.ts";
 import type { BuildLogPageInput } from "../lib/runtime-logs/index.ts";
+import * as corpus from "./corpus.mjs";
 
 export interface Corpus {
   realistic(seed?: number): string;
@@ -14,16 +13,9 @@ export interface Corpus {
   baseline(chunk: string): number;
 }
 
+/** The corpus module (async for its callers' sake: it once lived outside the repository). */
 export async function loadCorpus(): Promise<Corpus> {
-  const repoRoot = new URL("../", import.meta.url);
-  const candidates = [
-    process.env.RUNTIME_LOGS_CORPUS,
-    fileURLToPath(new URL("../shared/bench/corpus.mjs", repoRoot)),
-    fileURLToPath(new URL("shared/bench/corpus.mjs", repoRoot)),
-  ].filter((p): p is string => p !== undefined && p !== "");
-  const found = candidates.find((p) => existsSync(p));
-  if (found === undefined) throw new Error(`benchmark corpus not found; looked in ${candidates.join(", ")}`);
-  return (await import(pathToFileURL(found).href)) as Corpus;
+  return corpus;
 }
 
 /** Median of a list of numbers. */
