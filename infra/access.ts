@@ -14,8 +14,17 @@ export interface TableAccess {
 
 /** Agents, deployments, clusters and grants: point reads and per-Agent queries. */
 const REGISTRY_READ = ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query"] as const;
-/** Limiter items: read, conditional put and update (never delete: TTL collects idle items). */
-const STATE_READ_WRITE = ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"] as const;
+/**
+ * Limiter items: conditional update (the blind take and release), and after a failed condition a
+ * read (one item, or an Agent's shards at once) and a version-conditioned put. Never delete: TTL
+ * collects idle items.
+ */
+const STATE_READ_WRITE = [
+  "dynamodb:GetItem",
+  "dynamodb:BatchGetItem",
+  "dynamodb:PutItem",
+  "dynamodb:UpdateItem",
+] as const;
 /** Append-only audit records (conditional put). */
 const AUDIT_APPEND = ["dynamodb:PutItem"] as const;
 /** Restart records: append and read the newest. */

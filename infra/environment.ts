@@ -44,5 +44,6 @@ export function functionEnvironment(input: EnvironmentInput): FunctionEnvironmen
   if (limits.principalInFlight !== undefined)
     env[ENV.limitPrincipalInFlight] = String(limits.principalInFlight);
   if (limits.agentInFlight !== undefined) env[ENV.limitAgentInFlight] = String(limits.agentInFlight);
+  if (limits.agentShards !== undefined) env[ENV.limitAgentShards] = String(limits.agentShards);
   return env;
 }

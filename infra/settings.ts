@@ -23,6 +23,7 @@ export interface LimitSettings {
   downloadCost?: number;
   principalInFlight?: number;
   agentInFlight?: number;
+  agentShards?: number;
 }
 
 export interface StackSettings {
@@ -129,8 +130,15 @@ function readVpc(get: Lookup): VpcSettings | undefined {
   return { vpcId, subnetIds, routeTableIds };
 }
 
-const LIMIT_KEYS = ["burst", "ratePerSecond", "downloadCost", "principalInFlight", "agentInFlight"] as const;
-const INTEGER_LIMITS = new Set(["principalInFlight", "agentInFlight"]);
+const LIMIT_KEYS = [
+  "burst",
+  "ratePerSecond",
+  "downloadCost",
+  "principalInFlight",
+  "agentInFlight",
+  "agentShards",
+] as const;
+const INTEGER_LIMITS = new Set(["principalInFlight", "agentInFlight", "agentShards"]);
 
 function readLimits(get: Lookup): LimitSettings {
   let value = get(CONTEXT.limits);

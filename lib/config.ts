@@ -36,6 +36,8 @@ export const ENV = {
   limitDownloadCost: "LIMIT_DOWNLOAD_COST",
   limitPrincipalInFlight: "LIMIT_PRINCIPAL_IN_FLIGHT",
   limitAgentInFlight: "LIMIT_AGENT_IN_FLIGHT",
+  /** Items the Agent's in-flight cap is spread over (docs/capacity.md). */
+  limitAgentShards: "LIMIT_AGENT_SHARDS",
   /** Local stack only: the dynalite endpoint. Unset in AWS. */
   dynamodbEndpoint: "DYNAMODB_ENDPOINT",
 } as const;
@@ -58,6 +60,7 @@ const schema = z
     [ENV.limitDownloadCost]: positiveNumber.default(5),
     [ENV.limitPrincipalInFlight]: positiveInt.default(4),
     [ENV.limitAgentInFlight]: positiveInt.default(16),
+    [ENV.limitAgentShards]: positiveInt.default(4),
     [ENV.dynamodbEndpoint]: z.url().optional(),
   })
   .refine((e) => Boolean(e[ENV.cursorKeySecret]) !== Boolean(e[ENV.cursorKeyFile]), {
@@ -75,6 +78,8 @@ export interface LimiterConfig {
   downloadCost: number;
   principalInFlight: number;
   agentInFlight: number;
+  /** Shard items sharing `agentInFlight` (default 4; never more than `agentInFlight`). */
+  agentShards?: number;
 }
 
 export type KeySource = { kind: "secret"; secretId: string } | { kind: "file"; path: string };
@@ -124,6 +129,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       downloadCost: e[ENV.limitDownloadCost],
       principalInFlight: e[ENV.limitPrincipalInFlight],
       agentInFlight: e[ENV.limitAgentInFlight],
+      agentShards: e[ENV.limitAgentShards],
     },
     dynamodbEndpoint: e[ENV.dynamodbEndpoint],
   };

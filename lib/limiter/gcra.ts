@@ -29,7 +29,7 @@ export interface TakeInput {
 }
 
 /** Absorbs float error in sums of cost/rate (e.g. rate 3): far below a millisecond. */
-const EPSILON_MS = 1e-6;
+export const EPSILON_MS = 1e-6;
 
 export function liveHolders(holders: Record<string, number>, now: number): Record<string, number> {
   const live: Record<string, number> = {};
@@ -40,8 +40,7 @@ export function liveHolders(holders: Record<string, number>, now: number): Recor
 /** The principal-on-Agent item: one rate token (GCRA) and one principal holder, or a denial. */
 export function planPrincipal(state: LimitState | null, input: TakeInput, config: LimiterConfig): Plan {
   const { now } = input;
-  const interval = (input.cost * 1000) / config.ratePerSecond;
-  const window = (config.burst * 1000) / config.ratePerSecond;
+  const { interval, window } = rateOf(input.cost, config);
   const tat = Math.max(state?.tat ?? 0, now) + interval;
   const excess = tat - now - window;
   if (excess > EPSILON_MS) {
@@ -58,10 +57,10 @@ export function planPrincipal(state: LimitState | null, input: TakeInput, config
   };
 }
 
-/** The Agent item: one holder among everyone's in-flight reads on the Agent, or busy. */
-export function planAgent(state: LimitState | null, input: TakeInput, config: LimiterConfig): Plan {
+/** An Agent shard item (its share `cap` of the Agent's in-flight cap): one holder among everyone's in-flight reads on the Agent, or busy. */
+export function planAgent(state: LimitState | null, input: TakeInput, cap: number): Plan {
   const holders = liveHolders(state?.holders ?? {}, input.now);
-  if (Object.keys(holders).length >= config.agentInFlight) return { kind: "busy" };
+  if (Object.keys(holders).length >= cap) return { kind: "busy" };
   holders[input.leaseId] = input.leaseExpiresAt;
   return {
     kind: "write",
@@ -77,4 +76,26 @@ export function planAgent(state: LimitState | null, input: TakeInput, config: Li
 export function gcAt(state: LimitState, now: number): number {
   const latest = Math.max(now, state.tat ?? 0, ...Object.values(state.holders));
   return Math.ceil(latest / 1000) + 3600;
+}
+
+/** Shards of an Agent's in-flight item when the configuration names none. */
+export const DEFAULT_AGENT_SHARDS = 4;
+
+/**
+ * The Agent's in-flight cap split over its shard items: the caps sum to `agentInFlight` exactly,
+ * so the shards together hold no more than the one item did. Never more shards than slots.
+ */
+export function agentShardCaps(config: LimiterConfig): number[] {
+  const total = config.agentInFlight;
+  const shards = Math.max(1, Math.min(total, config.agentShards ?? DEFAULT_AGENT_SHARDS));
+  const base = Math.floor(total / shards);
+  return Array.from({ length: shards }, (_, i) => base + (i < total % shards ? 1 : 0));
+}
+
+/** GCRA parameters of one take, in ms: the emission interval of `cost` and the burst window. */
+export function rateOf(cost: number, config: LimiterConfig): { interval: number; window: number } {
+  return {
+    interval: (cost * 1000) / config.ratePerSecond,
+    window: (config.burst * 1000) / config.ratePerSecond,
+  };
 }

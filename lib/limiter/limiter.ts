@@ -1,17 +1,29 @@
 /**
  * Admission for status and log reads (state.md § Limiter), global across Lambda containers.
  *
- * acquire: (1) on `LIMIT#pa#…` take the rate token and a principal holder, (2) on `LIMIT#a#…` take
- * an Agent holder. Each is one conditional write computed from this container's cached copy of the
- * item, re-read only after a failed condition (or before denying a holder slot from a cached copy,
- * since other containers' releases are not in it). If (2) fails, (1) is given back: one update
- * that restores the previous `tat` and removes the holder, conditioned on the version (1) wrote.
- * If someone wrote the item in between, their `tat` was computed on top of ours and cannot be
- * corrected exactly, so only the holder is removed and the token stays spent: under contention a
- * denied request may cost one token, but no interleaving ever admits more than the bucket allows.
+ * acquire: (1) on `LIMIT#pa#…` take the rate token and a principal holder, (2) on one shard of the
+ * Agent's in-flight item (`LIMIT#a#…#{shard}`) take an Agent holder. Each is one conditional
+ * update that needs no read first (store.ts § BlindTake): GCRA as two conditional branches (the
+ * bucket is full, or it is queued and the take still fits the burst) and the in-flight cap as a
+ * size condition. So a take costs one write on any container, a fresh one included; the branch is
+ * chosen from this container's last copy of the item when it has one, else `idle` (a follower
+ * polling every 2 s finds its bucket refilled). Only a failed condition leads to a read:
+ * - principal item: the other branch blind, then a strongly consistent read and a write
+ *   computed from it, conditioned on the version read (this also drops expired holders, and
+ *   decides 429 with its exact Retry-After or 503);
+ * - Agent shards: one batch read of every shard, then a version-conditioned write on a shard with
+ *   a free live slot, or 503 when none has one. The shards' caps sum to the Agent's cap
+ *   (gcra.ts § agentShardCaps), so the cap keeps its meaning while no single item takes every
+ *   write (docs/capacity.md).
+ * If (2) fails, (1) is given back: one update that sets `tat` back by this take and removes the
+ * holder, conditioned on the version (1) wrote. If someone wrote the item in between, their `tat`
+ * was computed on top of ours and cannot be corrected exactly, so only the holder is removed and
+ * the token stays spent: under contention a denied request may cost one token, but no
+ * interleaving ever admits more than the bucket allows.
  *
- * release: one update per item in the caller's `finally`, refreshing the cached copy. Never throws:
- * an unreleased holder expires (request deadline + 5 s) and then never blocks.
+ * release: one update per item, awaited by the caller before it answers, retried once; it
+ * refreshes the cached copy. Never throws: an unreleased holder expires (request deadline + 5 s)
+ * and then never blocks.
  *
  * Within one container, operations on the same item run one after another (a per-item queue), so
  * concurrent requests of one process never collide with each other's conditional writes.
@@ -21,8 +33,17 @@
 import { randomUUID } from "node:crypto";
 import { ServiceError } from "../api/errors.ts";
 import type { LimiterConfig } from "../config.ts";
-import { type LimitState, type Plan, planAgent, planPrincipal, type TakeInput } from "./gcra.ts";
-import { agentLimitKey, type LimiterStore, principalLimitKey } from "./store.ts";
+import {
+  agentShardCaps,
+  EPSILON_MS,
+  type LimitState,
+  type Plan,
+  planAgent,
+  planPrincipal,
+  rateOf,
+  type TakeInput,
+} from "./gcra.ts";
+import { agentLimitKey, type Holder, type LimiterStore, principalLimitKey } from "./store.ts";
 
 export interface AcquireRequest {
   principalId: string;
@@ -72,13 +93,15 @@ const busy = (internal: string, cause?: unknown) =>
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 interface Taken {
-  previous: LimitState | null;
+  /** The `tat` a give-back restores: this take's `tat` minus its interval. */
+  previousTat: number;
   written: LimitState;
 }
 
 export class DynamoLimiter implements Limiter {
   readonly #store: LimiterStore;
   readonly #config: LimiterConfig;
+  readonly #shardCaps: number[];
   readonly #maxAttempts: number;
   readonly #random: () => number;
   readonly #sleep: (ms: number) => Promise<void>;
@@ -92,6 +115,7 @@ export class DynamoLimiter implements Limiter {
   constructor(options: LimiterOptions) {
     this.#store = options.store;
     this.#config = options.config;
+    this.#shardCaps = agentShardCaps(options.config);
     this.#maxAttempts = options.maxAttempts ?? 5;
     this.#random = options.random ?? Math.random;
     this.#sleep = options.sleep ?? defaultSleep;
@@ -103,65 +127,56 @@ export class DynamoLimiter implements Limiter {
     if (!(request.cost > 0) || !Number.isFinite(request.cost) || !(request.leaseExpiresAt > request.now)) {
       throw busy("invalid acquire request");
     }
-    const lease: Lease = {
-      leaseId: this.#newLeaseId(),
-      principalKey: principalLimitKey(request.principalId, request.namespaceId, request.agentId),
-      agentKey: agentLimitKey(request.namespaceId, request.agentId),
-      expiresAt: request.leaseExpiresAt,
-    };
+    const leaseId = this.#newLeaseId();
+    const principalKey = principalLimitKey(request.principalId, request.namespaceId, request.agentId);
+    const shardKeys = this.#shardCaps.map((_, i) => agentLimitKey(request.namespaceId, request.agentId, i));
     const input: TakeInput = {
       now: request.now,
       cost: request.cost,
-      leaseId: lease.leaseId,
+      leaseId,
       leaseExpiresAt: request.leaseExpiresAt,
     };
     const first = await this.#guard(() =>
-      this.#serial(lease.principalKey, () =>
-        this.#take(lease.principalKey, (s) => planPrincipal(s, input, this.#config), request.now),
-      ),
+      this.#serial(principalKey, () => this.#takePrincipal(principalKey, input)),
     );
+    let agentKey: string;
     try {
-      await this.#guard(() =>
-        this.#serial(lease.agentKey, () =>
-          this.#take(lease.agentKey, (s) => planAgent(s, input, this.#config), request.now),
-        ),
-      );
+      agentKey = await this.#guard(() => this.#takeAgent(shardKeys, input));
     } catch (e) {
-      await this.#giveBack(lease, first);
+      await this.#giveBack(principalKey, { leaseId, expiresAt: request.leaseExpiresAt }, first);
       throw e;
     }
-    return { lease };
+    return { lease: { leaseId, principalKey, agentKey, expiresAt: request.leaseExpiresAt } };
   }
 
   async release(lease: Lease): Promise<void> {
     await Promise.all(
-      [lease.principalKey, lease.agentKey].map((key) => this.#releaseOne(key, lease.leaseId)),
+      [lease.principalKey, lease.agentKey].map((key) =>
+        this.#releaseOne(key, { leaseId: lease.leaseId, expiresAt: lease.expiresAt }),
+      ),
     );
   }
 
-  async #releaseOne(key: string, leaseId: string): Promise<void> {
+  async #releaseOne(key: string, holder: Holder): Promise<void> {
     // Inside the queue, so the next operation on the item starts from the refreshed copy.
     await this.#serial(key, async () => {
-      try {
-        this.#remember(key, await this.#store.release(key, leaseId));
-      } catch {
-        // The holder expires on its own; the next acquire starts from a fresh read.
-        this.#cache.delete(key);
+      for (let attempt = 1; attempt <= 2; attempt++) {
+        try {
+          this.#remember(key, await this.#store.release(key, holder));
+          return;
+        } catch {
+          // Retried once; after that the holder expires on its own.
+          this.#cache.delete(key);
+        }
       }
     });
   }
 
   /** Undoes step (1) after step (2) failed, so a denied request spends nothing. */
-  async #giveBack(lease: Lease, taken: Taken): Promise<void> {
-    const key = lease.principalKey;
+  async #giveBack(key: string, holder: Holder, taken: Taken): Promise<void> {
     const done = await this.#serial(key, async () => {
       try {
-        const after = await this.#store.restore(
-          key,
-          lease.leaseId,
-          taken.previous?.tat ?? 0,
-          taken.written.version,
-        );
+        const after = await this.#store.restore(key, holder, taken.previousTat, taken.written.version);
         if (after === false) return false;
         this.#remember(key, after);
       } catch {
@@ -170,7 +185,79 @@ export class DynamoLimiter implements Limiter {
       return true;
     });
     // Someone wrote on top of our take: free the holder, the token stays spent (see above).
-    if (!done) await this.#releaseOne(key, lease.leaseId);
+    if (!done) await this.#releaseOne(key, holder);
+  }
+
+  /** The rate token and a principal holder: blind branches first, a read only when both missed. */
+  async #takePrincipal(key: string, input: TakeInput): Promise<Taken> {
+    const { interval, window } = rateOf(input.cost, this.#config);
+    const known = this.#cache.get(key);
+    if (known) {
+      const p = planPrincipal(known, input, this.#config);
+      // tat only grows between our reads, so a cached copy never under-states the wait.
+      if (p.kind === "rate_limited") {
+        throw new ServiceError("RUNTIME_LOGS_RATE_LIMITED", { retryAfterSeconds: p.retryAfterSeconds });
+      }
+    }
+    // A take larger than the burst never fits (and the idle branch does not check the window).
+    if (interval <= window + EPSILON_MS) {
+      const expected: "idle" | "queued" = known && (known.tat ?? 0) > input.now ? "queued" : "idle";
+      const branches = known ? [expected] : (["idle", "queued"] as const);
+      for (const branch of branches) {
+        const after = await this.#store.take(key, {
+          leaseId: input.leaseId,
+          leaseExpiresAt: input.leaseExpiresAt,
+          cap: this.#config.principalInFlight,
+          now: input.now,
+          rate: { branch, interval, window },
+        });
+        if (after) {
+          this.#remember(key, after);
+          return { previousTat: (after.tat ?? 0) - interval, written: after };
+        }
+      }
+    }
+    return this.#readAndWrite(key, (s) => planPrincipal(s, input, this.#config), input.now);
+  }
+
+  /** An Agent holder on one shard: the shard picked at random blind, then every shard read at once. */
+  async #takeAgent(keys: readonly string[], input: TakeInput): Promise<string> {
+    const start = Math.min(keys.length - 1, Math.floor(this.#random() * keys.length));
+    const first = keys[start] as string;
+    const blind = await this.#serial(first, async () => {
+      const after = await this.#store.take(first, {
+        leaseId: input.leaseId,
+        leaseExpiresAt: input.leaseExpiresAt,
+        cap: this.#shardCaps[start] as number,
+        now: input.now,
+      });
+      if (after) this.#remember(first, after);
+      return after !== false;
+    });
+    if (blind) return first;
+    const order = keys.map((_, k) => (start + k) % keys.length);
+    for (let attempt = 1; ; attempt++) {
+      const states = await this.#store.readMany(keys);
+      for (const [key, state] of states) this.#remember(key, state);
+      const free = order.find((i) => {
+        const plan = planAgent(states.get(keys[i] as string) ?? null, input, this.#shardCaps[i] as number);
+        return plan.kind === "write";
+      });
+      if (free === undefined) throw busy("no free holder slot");
+      const key = keys[free] as string;
+      const state = states.get(key) ?? null;
+      const plan = planAgent(state, input, this.#shardCaps[free] as number);
+      if (plan.kind !== "write") throw busy("no free holder slot");
+      const written = await this.#serial(key, () =>
+        this.#store.write(key, plan.next, plan.expectedVersion, input.now),
+      );
+      if (written) {
+        this.#remember(key, plan.next);
+        return key;
+      }
+      if (attempt >= this.#maxAttempts) throw busy("contention");
+      await this.#sleep(this.#random() * Math.min(50, 4 * 2 ** attempt));
+    }
   }
 
   /** Runs `op` after every earlier operation on `key` in this container has settled. */
@@ -197,37 +284,26 @@ export class DynamoLimiter implements Limiter {
     }
   }
 
-  async #read(key: string): Promise<LimitState | null> {
-    const state = await this.#store.read(key);
-    this.#remember(key, state);
-    return state;
-  }
-
-  async #take(key: string, plan: (state: LimitState | null) => Plan, now: number): Promise<Taken> {
-    const cached = this.#cache.get(key);
-    let fresh = cached === undefined;
-    let state = cached === undefined ? await this.#read(key) : cached;
+  /**
+   * The slow path: a strongly consistent read, the plan computed from it (which drops expired
+   * holders and decides 429 or 503 exactly), and a write conditioned on the version read; bounded
+   * retries with jitter when another writer got there first.
+   */
+  async #readAndWrite(key: string, plan: (state: LimitState | null) => Plan, now: number): Promise<Taken> {
     for (let attempt = 1; ; attempt++) {
+      const state = await this.#store.read(key);
+      this.#remember(key, state);
       const p = plan(state);
       if (p.kind === "rate_limited") {
-        // tat only grows between our reads, so a cached copy never under-states the wait.
         throw new ServiceError("RUNTIME_LOGS_RATE_LIMITED", { retryAfterSeconds: p.retryAfterSeconds });
       }
-      if (p.kind === "busy") {
-        // Other containers' releases are not in our copy: confirm before refusing.
-        if (fresh) throw busy("no free holder slot");
-        state = await this.#read(key);
-        fresh = true;
-        continue;
-      }
+      if (p.kind === "busy") throw busy("no free holder slot");
       if (await this.#store.write(key, p.next, p.expectedVersion, now)) {
         this.#remember(key, p.next);
-        return { previous: state, written: p.next };
+        return { previousTat: state?.tat ?? 0, written: p.next };
       }
       if (attempt >= this.#maxAttempts) throw busy("contention");
       await this.#sleep(this.#random() * Math.min(50, 4 * 2 ** attempt));
-      state = await this.#read(key);
-      fresh = true;
     }
   }
 

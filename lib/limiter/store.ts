@@ -3,38 +3,102 @@
  * single-item write (no transactions). Holds no policy; the Limiter decides what to write.
  */
 import {
+  BatchGetCommand,
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
   UpdateCommand,
   type UpdateCommandInput,
 } from "@aws-sdk/lib-dynamodb";
-import { gcAt, type LimitState } from "./gcra.ts";
+import { EPSILON_MS, gcAt, type LimitState } from "./gcra.ts";
+
+/**
+ * A take decided by the item's condition alone, with no read first (docs/capacity.md § Limiter):
+ * add one holder while the item holds fewer than `cap` (a size condition) and, for a rate bucket,
+ * move `tat` along the GCRA branch the caller expects:
+ * - `idle`: the bucket is full (`tat ≤ now`): `tat = now + interval`;
+ * - `queued`: `tat > now`, and the take still fits the burst: `tat = tat + interval`, admitted
+ *   while `tat + interval - now ≤ window`.
+ * Either is `max(tat, now) + interval` restricted to its half, so no interleaving admits more than
+ * GCRA allows. A failed condition (wrong branch, empty bucket, full item, expired holders still in
+ * it, no item yet) returns false and the caller reads.
+ */
+export interface BlindTake {
+  leaseId: string;
+  leaseExpiresAt: number;
+  /** Holders the item may carry, this one included. */
+  cap: number;
+  now: number;
+  rate?: { branch: "idle" | "queued"; interval: number; window: number };
+}
+
+/** One in-flight read on an item: its lease and when it lapses. */
+export interface Holder {
+  leaseId: string;
+  expiresAt: number;
+}
 
 export interface LimiterStore {
   /** Strongly consistent read; null when the item does not exist. */
   read(key: string): Promise<LimitState | null>;
+  /** Strongly consistent reads of several items in one call; absent items map to null. */
+  readMany(keys: readonly string[]): Promise<Map<string, LimitState | null>>;
+  /** The conditional take of `BlindTake`; the item after it, or false on a failed condition. */
+  take(key: string, take: BlindTake): Promise<LimitState | false>;
   /**
    * Writes `next` if the item still has `expectedVersion` (or does not exist, for null).
    * Returns false when that condition failed (someone else wrote first).
    */
   write(key: string, next: LimitState, expectedVersion: number | null, now: number): Promise<boolean>;
   /** Removes one holder and bumps the version; returns the item after, or null if it is gone. */
-  release(key: string, leaseId: string): Promise<LimitState | null>;
+  release(key: string, holder: Holder): Promise<LimitState | null>;
   /**
    * Undoes a take if nothing else wrote since: removes the holder, sets `tat` back and bumps the
    * version, conditioned on `expectedVersion`. Returns the item after, or false on a failed condition.
    */
-  restore(key: string, leaseId: string, tat: number, expectedVersion: number): Promise<LimitState | false>;
+  restore(key: string, holder: Holder, tat: number, expectedVersion: number): Promise<LimitState | false>;
 }
 
 export const principalLimitKey = (principalId: string, namespaceId: string, agentId: string) =>
   `LIMIT#pa#${principalId}#${namespaceId}#${agentId}`;
-export const agentLimitKey = (namespaceId: string, agentId: string) => `LIMIT#a#${namespaceId}#${agentId}`;
+/** One shard of the Agent's in-flight item (docs/capacity.md: no single item nears the write ceiling). */
+export const agentLimitKey = (namespaceId: string, agentId: string, shard: number) =>
+  `LIMIT#a#${namespaceId}#${agentId}#${shard}`;
+
+/**
+ * The TTL of a blind take, which does not know the other holders: past this take's `tat` (at most
+ * a burst window ahead) and its holder by an hour, as `gcAt` does; every holder lives seconds.
+ */
+function blindGcAt(take: BlindTake): number {
+  const tat = take.rate ? take.now + take.rate.window : take.now;
+  return Math.ceil(Math.max(tat, take.leaseExpiresAt, take.now) / 1000) + 3600;
+}
 
 /** A stored item that is not ours: surfaces as a store failure (the limiter fails closed). */
 export class LimitItemError extends Error {
   override name = "LimitItemError";
+}
+
+/**
+ * Holders are stored as a string set of `<expiresAt>#<leaseId>`: `ADD` creates a set that does not
+ * exist yet and `size()` counts it, so a take needs neither a read nor an existing item, and a
+ * release removes exactly its own entry.
+ */
+export const holderEntry = (leaseId: string, expiresAt: number): string => `${expiresAt}#${leaseId}`;
+
+function parseHolders(holders: unknown): Record<string, number> {
+  const out: Record<string, number> = {};
+  if (holders === undefined) return out;
+  if (!(holders instanceof Set)) throw new LimitItemError("bad holders");
+  for (const entry of holders) {
+    const hash = typeof entry === "string" ? entry.indexOf("#") : -1;
+    const expiresAt = hash > 0 ? Number((entry as string).slice(0, hash)) : Number.NaN;
+    if (!Number.isFinite(expiresAt) || hash === (entry as string).length - 1) {
+      throw new LimitItemError("bad holder");
+    }
+    out[(entry as string).slice(hash + 1)] = expiresAt;
+  }
+  return out;
 }
 
 function fromItem(item: Record<string, unknown>): LimitState {
@@ -42,15 +106,20 @@ function fromItem(item: Record<string, unknown>): LimitState {
   if (typeof version !== "number" || !Number.isFinite(version)) throw new LimitItemError("bad version");
   if (tat !== undefined && (typeof tat !== "number" || !Number.isFinite(tat)))
     throw new LimitItemError("bad tat");
-  const out: Record<string, number> = {};
-  if (holders !== undefined) {
-    if (typeof holders !== "object" || holders === null) throw new LimitItemError("bad holders");
-    for (const [id, expiresAt] of Object.entries(holders)) {
-      if (typeof expiresAt !== "number") throw new LimitItemError("bad holder");
-      out[id] = expiresAt;
-    }
-  }
+  const out = parseHolders(holders);
   return tat === undefined ? { version, holders: out } : { version, tat, holders: out };
+}
+
+/** The item for a state written whole (DynamoDB has no empty sets: no holders, no attribute). */
+function toItem(key: string, state: LimitState, now: number): Record<string, unknown> {
+  const entries = Object.entries(state.holders).map(([id, at]) => holderEntry(id, at));
+  return {
+    pk: key,
+    version: state.version,
+    ...(state.tat !== undefined ? { tat: state.tat } : {}),
+    ...(entries.length > 0 ? { holders: new Set(entries) } : {}),
+    expiresAt: gcAt(state, now),
+  };
 }
 
 const isConditionFailure = (e: unknown) =>
@@ -72,12 +141,68 @@ export class DynamoLimiterStore implements LimiterStore {
     return out.Item ? fromItem(out.Item) : null;
   }
 
+  async readMany(keys: readonly string[]): Promise<Map<string, LimitState | null>> {
+    const out = new Map<string, LimitState | null>(keys.map((k) => [k, null]));
+    let pending: Record<string, unknown>[] = keys.map((pk) => ({ pk }));
+    // Unprocessed keys are retried a few times; the limiter fails closed past that.
+    for (let round = 0; pending.length > 0; round++) {
+      if (round === 3) throw new LimitItemError("batch read left keys unprocessed");
+      const res = await this.#doc.send(
+        new BatchGetCommand({
+          RequestItems: { [this.#table]: { Keys: pending, ConsistentRead: true } },
+        }),
+      );
+      for (const item of res.Responses?.[this.#table] ?? []) out.set(String(item.pk), fromItem(item));
+      pending = (res.UnprocessedKeys?.[this.#table]?.Keys ?? []) as Record<string, unknown>[];
+    }
+    return out;
+  }
+
+  async take(key: string, take: BlindTake): Promise<LimitState | false> {
+    const values: Record<string, unknown> = {
+      ":one": 1,
+      ":h": new Set([holderEntry(take.leaseId, take.leaseExpiresAt)]),
+      ":cap": take.cap,
+      ":gc": blindGcAt(take),
+    };
+    const conditions = ["(attribute_not_exists(holders) OR size(holders) < :cap)"];
+    const sets = ["expiresAt = :gc"];
+    const rate = take.rate;
+    if (rate?.branch === "idle") {
+      values[":now"] = take.now;
+      values[":tat"] = take.now + rate.interval;
+      conditions.push("(attribute_not_exists(tat) OR tat <= :now)");
+      sets.push("tat = :tat");
+    } else if (rate?.branch === "queued") {
+      values[":now"] = take.now;
+      values[":interval"] = rate.interval;
+      // tat + interval - now ≤ window  ⇔  tat ≤ now + window - interval
+      values[":limit"] = take.now + rate.window - rate.interval + EPSILON_MS;
+      conditions.push("tat > :now", "tat <= :limit");
+      sets.push("tat = tat + :interval");
+    }
+    try {
+      return await this.#update({
+        TableName: this.#table,
+        Key: { pk: key },
+        UpdateExpression: `SET ${sets.join(", ")} ADD holders :h, #v :one`,
+        ConditionExpression: conditions.join(" AND "),
+        ExpressionAttributeNames: { "#v": "version" },
+        ExpressionAttributeValues: values,
+        ReturnValues: "ALL_NEW",
+      });
+    } catch (e) {
+      if (isConditionFailure(e)) return false;
+      throw e;
+    }
+  }
+
   async write(key: string, next: LimitState, expectedVersion: number | null, now: number): Promise<boolean> {
     try {
       await this.#doc.send(
         new PutCommand({
           TableName: this.#table,
-          Item: { pk: key, ...next, expiresAt: gcAt(next, now) },
+          Item: toItem(key, next, now),
           ...(expectedVersion === null
             ? { ConditionExpression: "attribute_not_exists(pk)" }
             : {
@@ -94,16 +219,19 @@ export class DynamoLimiterStore implements LimiterStore {
     }
   }
 
-  async release(key: string, leaseId: string): Promise<LimitState | null> {
+  async release(key: string, holder: Holder): Promise<LimitState | null> {
     try {
       return await this.#update({
         TableName: this.#table,
         Key: { pk: key },
-        UpdateExpression: "REMOVE holders.#id ADD #v :one",
+        UpdateExpression: "DELETE holders :h ADD #v :one",
         // A garbage-collected item stays gone instead of coming back without its TTL.
         ConditionExpression: "attribute_exists(pk)",
-        ExpressionAttributeNames: { "#id": leaseId, "#v": "version" },
-        ExpressionAttributeValues: { ":one": 1 },
+        ExpressionAttributeNames: { "#v": "version" },
+        ExpressionAttributeValues: {
+          ":one": 1,
+          ":h": new Set([holderEntry(holder.leaseId, holder.expiresAt)]),
+        },
         ReturnValues: "ALL_NEW",
       });
     } catch (e) {
@@ -114,7 +242,7 @@ export class DynamoLimiterStore implements LimiterStore {
 
   async restore(
     key: string,
-    leaseId: string,
+    holder: Holder,
     tat: number,
     expectedVersion: number,
   ): Promise<LimitState | false> {
@@ -122,10 +250,15 @@ export class DynamoLimiterStore implements LimiterStore {
       return await this.#update({
         TableName: this.#table,
         Key: { pk: key },
-        UpdateExpression: "SET tat = :tat REMOVE holders.#id ADD #v :one",
+        UpdateExpression: "SET tat = :tat DELETE holders :h ADD #v :one",
         ConditionExpression: "#v = :expected",
-        ExpressionAttributeNames: { "#id": leaseId, "#v": "version" },
-        ExpressionAttributeValues: { ":one": 1, ":tat": tat, ":expected": expectedVersion },
+        ExpressionAttributeNames: { "#v": "version" },
+        ExpressionAttributeValues: {
+          ":one": 1,
+          ":tat": tat,
+          ":expected": expectedVersion,
+          ":h": new Set([holderEntry(holder.leaseId, holder.expiresAt)]),
+        },
         ReturnValues: "ALL_NEW",
       });
     } catch (e) {

@@ -218,7 +218,7 @@ describe("IAM (least privilege)", () => {
 
   it("follows the design's access matrix", () => {
     const read = ["dynamodb:BatchGetItem", "dynamodb:GetItem", "dynamodb:Query"];
-    const limiter = ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"];
+    const limiter = ["dynamodb:BatchGetItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"];
     const expected: Record<FunctionName, Record<TableKey, string[]>> = {
       status: { registry: read, state: limiter, audit: ["dynamodb:PutItem", "dynamodb:Query"] },
       logs: { registry: read, state: limiter, audit: ["dynamodb:PutItem"] },

@@ -2,8 +2,9 @@
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { ServiceError } from "../../../lib/api/errors.ts";
 import type { LimiterConfig } from "../../../lib/config.ts";
+import { agentShardCaps } from "../../../lib/limiter/gcra.ts";
 import { type AcquireRequest, DynamoLimiter, type Lease } from "../../../lib/limiter/limiter.ts";
-import { DynamoLimiterStore } from "../../../lib/limiter/store.ts";
+import { agentLimitKey, DynamoLimiterStore } from "../../../lib/limiter/store.ts";
 import type { LocalDynamo } from "../../support/dynalite.ts";
 
 export const DEFAULTS: LimiterConfig = {
@@ -76,4 +77,26 @@ export async function readItem(db: LocalDynamo, key: string): Promise<Record<str
     new GetCommand({ TableName: db.tableNames.state, Key: { pk: key }, ConsistentRead: true }),
   );
   return out.Item;
+}
+
+/** The live holders of an Agent, over all its shard items. */
+export async function agentHolders(
+  db: LocalDynamo,
+  t: Pick<Target, "namespaceId" | "agentId">,
+  config: LimiterConfig = DEFAULTS,
+): Promise<string[]> {
+  const holders: string[] = [];
+  for (let shard = 0; shard < agentShardCaps(config).length; shard++) {
+    const item = await readItem(db, agentLimitKey(t.namespaceId, t.agentId, shard));
+    holders.push(...holderIds(item));
+  }
+  return holders;
+}
+
+/** The lease IDs of an item's holders (stored as a set of `<expiresAt>#<leaseId>`). */
+export function holderIds(item: Record<string, unknown> | undefined): string[] {
+  const set = item?.holders;
+  if (set === undefined) return [];
+  if (!(set instanceof Set)) throw new Error("holders is not a set");
+  return [...set].map((entry: string) => entry.slice(entry.indexOf("#") + 1));
 }
