@@ -39,11 +39,37 @@ export function startDeadline(now: () => number, lambdaRemainingMs: number | und
   };
 }
 
-/** Settles with the work, or rejects with `RUNTIME_LOGS_TIMEOUT` when the deadline aborts first. */
-export function withinDeadline<T>(deadline: Deadline, work: Promise<T>): Promise<T> {
-  if (deadline.signal.aborted) return Promise.reject(new ServiceError("RUNTIME_LOGS_TIMEOUT"));
+/**
+ * After the deadline passes, how long the answer waits for the work to settle, so that the work's
+ * own cleanup (a limiter lease released in its `finally`) runs before the 504 is sent. Inside
+ * RESPONSE_RESERVE_MS, so the function still answers before Lambda stops it.
+ */
+export const SETTLE_GRACE_MS = 300;
+
+/**
+ * Settles with the work, or rejects with `RUNTIME_LOGS_TIMEOUT` when the deadline aborts first —
+ * after the work has settled or `graceMs` has passed, whichever comes first (0: at once).
+ */
+export function withinDeadline<T>(
+  deadline: Deadline,
+  work: Promise<T>,
+  graceMs = SETTLE_GRACE_MS,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new ServiceError("RUNTIME_LOGS_TIMEOUT"));
+    const timeout = () => reject(new ServiceError("RUNTIME_LOGS_TIMEOUT"));
+    const onAbort = () => {
+      if (graceMs <= 0) return timeout();
+      const timer = setTimeout(timeout, graceMs);
+      const done = () => {
+        clearTimeout(timer);
+        timeout();
+      };
+      work.then(done, done);
+    };
+    if (deadline.signal.aborted) {
+      onAbort();
+      return;
+    }
     deadline.signal.addEventListener("abort", onAbort, { once: true });
     work.then(
       (value) => {

@@ -1,8 +1,11 @@
 /**
  * Step 5 of the order of checks: admission by the global limiter around the driver work, with the
- * lease given back in a `finally` whatever happens.
+ * lease given back in a `finally` whatever happens — awaited before the answer, also when the
+ * deadline passes: the work is raced against the deadline so the release starts at once, and the
+ * handler's deadline waits for it (lib/http/deadline.ts § SETTLE_GRACE_MS).
  */
 import type { AgentRecord } from "../domain.ts";
+import { withinDeadline } from "../http/deadline.ts";
 import type { RequestScope } from "../http/handler.ts";
 import type { Limiter } from "../limiter/limiter.ts";
 
@@ -24,7 +27,7 @@ export async function withLease<T>(
     now: scope.now(),
   });
   try {
-    return await work();
+    return await withinDeadline(scope.deadline, work(), 0);
   } finally {
     await deps.limiter.release(lease);
   }
