@@ -50,6 +50,9 @@ async function stop(signal: string): Promise<void> {
   }
   stopping = true;
   console.log(`\n${signal}: stopping the local stack…`);
+  // Tools must not find a stack that is going away: the stack file goes first.
+  removeFileIfOwned(stackFile);
+  removeFileIfOwned(lambdaEnvFileFor(stackFile));
   try {
     await stack?.close();
   } finally {

@@ -22,7 +22,7 @@ import { createHandlerLoader, type FunctionName } from "./handlers.ts";
 import { ensureKeys } from "./keys.ts";
 import { firstExample, grantedPrincipals, tourOf } from "./scenario-info.ts";
 import { createApiServer } from "./server.ts";
-import { removeFileIfOwned, type StackInfo, writeStackFile } from "./stack-file.ts";
+import { assertStackFileFree, removeFileIfOwned, type StackInfo, writeStackFile } from "./stack-file.ts";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const DEFAULT_SCENARIO = join(REPO_ROOT, "local/scenarios/demo.json");
@@ -116,6 +116,8 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
   const workDir = opts.workDir ?? mkdtempSync(join(tmpdir(), "runtime-logs-local-"));
   const stackFile = opts.stackFile ?? join(workDir, "stack.json");
   const envFile = lambdaEnvFileFor(stackFile);
+  // One stack per state directory: refuse before starting anything.
+  assertStackFileFree(stackFile);
   const dataDir = opts.dataDir ? resolve(opts.dataDir) : null;
 
   // Everything started so far, closed in reverse order on failure or close().
@@ -197,6 +199,8 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       kubeconfigs,
       pid: process.pid,
     };
+    // A second stack may have started meanwhile in the same directory: the first to write wins.
+    assertStackFileFree(stackFile);
     writeFileAtomic(envFile, `${JSON.stringify({ pid: process.pid, environment }, null, 2)}\n`, 0o600);
     writeStackFile(stackFile, info);
     closers.push(() => {

@@ -66,3 +66,26 @@ export function findRunningStack(path: string): StackInfo | null {
   const info = readStackFile(path);
   return info && isAlive(info.pid) ? info : null;
 }
+
+/** A live stack already owns this state directory (docs/surfaces.md § One stack per state directory). */
+export class StackInUseError extends Error {
+  override name = "StackInUseError";
+  constructor(
+    readonly stackFile: string,
+    readonly running: StackInfo,
+  ) {
+    super(
+      `another local stack (pid ${running.pid}, API ${running.apiUrl}) is running with ${stackFile}; ` +
+        "stop it first, or start this one with its own --state-dir DIR (and --port N)",
+    );
+  }
+}
+
+/**
+ * Refuses when the stack file names a live process; a file naming a dead one is stale and will be
+ * replaced. Called before the stack starts anything, and again right before it writes the file.
+ */
+export function assertStackFileFree(path: string): void {
+  const running = findRunningStack(path);
+  if (running) throw new StackInUseError(path, running);
+}
