@@ -7,6 +7,7 @@ import type { LogSelection } from "../api.ts";
 import { byId, el } from "../dom.ts";
 import { hourMinuteUtc } from "../format.ts";
 import { ID_PATTERN, type ViewState } from "../link.ts";
+import { count } from "../messages.ts";
 import type { Container, Deployment, Runtime, Source, SourceId } from "../types.ts";
 
 /** Sources to offer when the runtime could not be read (the server still decides). */
@@ -126,7 +127,7 @@ export class ChooserView {
       this.pod,
       pods.map((p) => ({
         value: p.name,
-        label: `${p.name}${p.restartCount > 0 ? ` (${p.restartCount} restarts)` : ""}`,
+        label: `${p.name}${p.restartCount > 0 ? ` (${count(p.restartCount, "restart")})` : ""}`,
       })),
     );
     this.pod.disabled = pods.length === 0;

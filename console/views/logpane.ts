@@ -92,7 +92,7 @@ export function renderRecord(
           el("span", { class: "tag" }, "RESTART"),
           el("span", { class: "msg" }),
           el("span", { class: "cause" }),
-          el("span", { class: "remedy" }, `${GAP_LABELS.stream_replaced}. ${record.remedy}`.trim()),
+          el("span", { class: "remedy" }, record.remedy || `${GAP_LABELS.stream_replaced}.`),
         );
         fillMarker(row, change, runtime);
         return row;
