@@ -9,10 +9,10 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalStack, REPO_ROOT, startLocalStack } from "../../../local/stack/index.ts";
 import { type Browser, launch, openPage } from "./browser.ts";
+import { choose, POLL, rows, signIn as signInAt, visibleRows, waitForRow } from "./helpers.ts";
 import { AGENT, CLUSTER, consoleScenario, GW_POD, H_POD, K8S_NS, NS } from "./scenario.ts";
 
 const RESULTS = join(REPO_ROOT, "test-results");
-const POLL = "?poll=200";
 const SECRET = "sk-proj-AbCdEfGhIjKlMnOpQrStUvWx0123456789";
 
 let stack: LocalStack;
@@ -31,27 +31,9 @@ afterAll(async () => {
   await stack?.close();
 });
 
-async function signIn(page: Page, principal: string, query = POLL): Promise<void> {
-  await page.goto(`${stack.apiUrl}/${query}`);
-  await page.getByLabel("Local principal").selectOption(principal);
-  await page.getByRole("button", { name: "Sign in" }).click();
-}
-
-async function choose(page: Page, deployment?: string): Promise<void> {
-  await page.getByLabel("Namespace", { exact: true }).fill(NS);
-  await page.getByLabel("Agent", { exact: true }).fill(AGENT);
-  await page.getByRole("button", { name: "Show deployments" }).click();
-  await expect.poll(() => page.locator("#deployment option").count()).toBe(3);
-  if (deployment) await page.getByLabel("Deployment", { exact: true }).selectOption(deployment);
-}
-
-const rows = (page: Page) => page.locator("#log-rows > li");
-const visibleRows = (page: Page) => page.locator("#log-rows > li:not([hidden])");
+const signIn = (page: Page, principal: string, query = POLL) =>
+  signInAt(page, stack.apiUrl, principal, query);
 const harness = { cluster: CLUSTER, namespace: K8S_NS, pod: H_POD, container: "harness" };
-
-async function waitForRow(page: Page, text: string): Promise<void> {
-  await page.locator("#log-rows > li", { hasText: text }).first().waitFor({ timeout: 10_000 });
-}
 
 describe("web console", () => {
   it("loads with no failing request or console error, serves a favicon, and signs in", async () => {

@@ -1,0 +1,372 @@
+/**
+ * The console as an on-call operator uses it, in headless Chromium against the local stack: rows
+ * that say date, time and level once, wrapping, light and dark themes, the window's width, deep
+ * links that survive a reload, the status re-read while visible (and stopped by a denial), links
+ * from the cards, restarts marked inline with their attribution, init containers, the copy, and
+ * the backoff on a busy service.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Page, Route } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LocalStack, REPO_ROOT, startLocalStack } from "../../../local/stack/index.ts";
+import { type Browser, launch, openPage } from "./browser.ts";
+import { choose, rows, signIn as signInAt, waitForRow } from "./helpers.ts";
+import { AGENT, CLUSTER, consoleScenario, GW_POD, H_POD, K8S_NS, NS } from "./scenario.ts";
+
+const RESULTS = join(REPO_ROOT, "test-results");
+const LONG = `INFO ${Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ")}`;
+
+/** The console scenario with a completed init container in the Harness Pod and a long line. */
+function operatorScenario() {
+  const s = consoleScenario();
+  const pods = s.clusters[0]!.namespaces[0]!.pods as Record<string, unknown>[];
+  const harnessPod = pods.find((p) => p.name === H_POD)!;
+  harnessPod.containers = [
+    {
+      name: "workspace-init",
+      init: true,
+      state: { terminated: { exitCode: 0, reason: "Completed", startedAt: "now-1h", finishedAt: "now-59m" } },
+      logs: { current: [["now-59m", "INFO workspace ready (412 files)"]] },
+    },
+    ...(harnessPod.containers as unknown[]),
+  ];
+  const gateway = pods.find((p) => p.name === GW_POD)!;
+  const gw = (gateway.containers as { logs: { current: string[][] } }[])[0]!;
+  gw.logs.current.push(["now-10s", LONG]);
+  return s;
+}
+
+let stack: LocalStack;
+let browser: Browser;
+
+beforeAll(async () => {
+  mkdirSync(RESULTS, { recursive: true });
+  [stack, browser] = await Promise.all([
+    startLocalStack({ scenario: operatorScenario(), port: 0, quiet: true, warm: true }),
+    launch(),
+  ]);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+const signIn = (page: Page, principal: string, query?: string) =>
+  signInAt(page, stack.apiUrl, principal, query);
+const harness = { cluster: CLUSTER, namespace: K8S_NS, pod: H_POD, container: "harness" };
+const runtimeReads = (requests: { url: URL }[]) =>
+  requests.filter((r) => r.url.pathname.endsWith("/runtime"));
+const envelope = (status: number, code: string, headers: Record<string, string> = {}) => ({
+  status,
+  headers: { "content-type": "application/json", "x-request-id": "req_test", ...headers },
+  body: JSON.stringify({ error: { code, message: "fixed" }, meta: { requestId: "req_test" } }),
+});
+
+/** Relative luminance of a computed `rgb(…)` colour (WCAG). */
+function luminance(rgb: string): number {
+  const [r, g, b] = (rgb.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map((v) => {
+    const c = Number(v) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * (r ?? 0) + 0.7152 * (g ?? 0) + 0.0722 * (b ?? 0);
+}
+const contrast = (a: string, b: string) => {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+};
+
+describe("console for operators", () => {
+  it("shows date and time once and the level once per row, and wraps long lines on demand", async () => {
+    const { page, consoleErrors } = await openPage(browser.context);
+    await signIn(page, "alice");
+    await choose(page);
+    await waitForRow(page, "request 0 handled");
+    const row = rows(page).filter({ hasText: "request 0 handled" }).first();
+    expect(await row.locator("time").textContent()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}$/);
+    expect(await row.locator(".lvl").textContent()).toBe("INFO");
+    expect(await row.locator(".msg").textContent()).toBe("request 0 handled");
+    expect(((await row.textContent()) ?? "").match(/INFO/g)).toHaveLength(1);
+    expect(await page.locator("#log-notice").textContent()).toBe("1 line withheld in this page.");
+    expect(await page.locator("#log-rows .withheld").textContent()).toContain("1 line withheld");
+
+    const long = rows(page).filter({ hasText: "word59" });
+    const lineHeight = await row.evaluate((e) => e.getBoundingClientRect().height);
+    const wrapped = await long.evaluate((e) => e.getBoundingClientRect().height);
+    expect(wrapped).toBeGreaterThan(lineHeight * 1.8);
+    const scroller = page.locator("#log-scroll");
+    expect(await scroller.evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true);
+    await page.getByLabel("Wrap long lines").uncheck();
+    expect(await long.evaluate((e) => e.getBoundingClientRect().height)).toBeLessThan(lineHeight * 1.5);
+    expect(await scroller.evaluate((e) => e.scrollWidth > e.clientWidth)).toBe(true);
+    await page.getByLabel("Wrap long lines").check();
+    expect(await long.evaluate((e) => e.getBoundingClientRect().height)).toBeGreaterThan(lineHeight * 1.8);
+    expect(consoleErrors).toEqual([]);
+    await page.close();
+  });
+
+  it("follows prefers-color-scheme with readable text in both themes", async () => {
+    const { page } = await openPage(browser.context);
+    await signIn(page, "alice");
+    await choose(page);
+    await waitForRow(page, "request 0 handled");
+    const colours = () =>
+      page.evaluate(() => {
+        const style = (sel: string) => getComputedStyle(document.querySelector(sel) as Element);
+        return {
+          page: style("body").backgroundColor,
+          panel: style(".panel").backgroundColor,
+          text: style(".panel").color,
+          log: style("#log-scroll").backgroundColor,
+          row: style("#log-rows .row.line .msg").color,
+        };
+      });
+    await page.emulateMedia({ colorScheme: "light" });
+    const light = await colours();
+    await page.emulateMedia({ colorScheme: "dark" });
+    const dark = await colours();
+    expect(luminance(light.panel)).toBeGreaterThan(0.8);
+    expect(luminance(dark.panel)).toBeLessThan(0.05);
+    for (const theme of [light, dark]) {
+      expect(contrast(theme.text, theme.panel)).toBeGreaterThanOrEqual(4.5);
+      expect(contrast(theme.row, theme.log)).toBeGreaterThanOrEqual(4.5);
+    }
+    await page.screenshot({ path: join(RESULTS, "console-dark.png") });
+    await page.close();
+  });
+
+  it("uses the window's width, wide and narrow", async () => {
+    const { page } = await openPage(browser.context);
+    await page.setViewportSize({ width: 1600, height: 900 });
+    await signIn(page, "alice");
+    await choose(page);
+    await page.locator("article.pod-card").nth(1).waitFor();
+    const layout = () =>
+      page.evaluate(() => {
+        const cards = [...document.querySelectorAll("article.pod-card")].map((c) =>
+          c.getBoundingClientRect(),
+        );
+        return {
+          viewport: document.documentElement.clientWidth,
+          page: document.documentElement.scrollWidth,
+          logs: (document.getElementById("log-scroll") as HTMLElement).getBoundingClientRect().width,
+          tops: cards.map((c) => Math.round(c.top)),
+        };
+      });
+    const wide = await layout();
+    expect(wide.logs).toBeGreaterThan(wide.viewport * 0.9);
+    expect(wide.tops[0]).toBe(wide.tops[1]);
+    await page.setViewportSize({ width: 420, height: 900 });
+    const narrow = await layout();
+    expect(narrow.page).toBeLessThanOrEqual(narrow.viewport);
+    expect(narrow.logs).toBeGreaterThan(narrow.viewport * 0.8);
+    expect(narrow.tops[1]).toBeGreaterThan(narrow.tops[0]!);
+    expect(await page.getByRole("button", { name: "Follow" }).isVisible()).toBe(true);
+    await page.close();
+  });
+
+  it("carries the view in the URL: a fresh page opens it, a reload keeps it", async () => {
+    const first = await openPage(browser.context);
+    await signIn(first.page, "alice");
+    await choose(first.page);
+    await waitForRow(first.page, "request 0 handled");
+    await first.page.getByLabel("Source", { exact: true }).selectOption("agent");
+    await waitForRow(first.page, "harness up");
+    const link = new URL(first.page.url());
+    expect(Object.fromEntries(link.searchParams)).toMatchObject({
+      namespace: NS,
+      agent: AGENT,
+      deployment: "d2",
+      source: "agent",
+      pod: H_POD,
+      container: "harness",
+    });
+    await first.page.close();
+
+    const { page, consoleErrors } = await openPage(browser.context);
+    await signIn(page, "alice", link.search);
+    const view = async () => ({
+      namespace: await page.getByLabel("Namespace", { exact: true }).inputValue(),
+      deployment: await page.getByLabel("Deployment", { exact: true }).inputValue(),
+      source: await page.getByLabel("Source", { exact: true }).inputValue(),
+      pod: await page.getByLabel("Pod", { exact: true }).inputValue(),
+      container: await page.getByLabel("Container", { exact: true }).inputValue(),
+      url: page.url(),
+    });
+    await waitForRow(page, "harness up");
+    const opened = await view();
+    expect(opened).toEqual({
+      namespace: NS,
+      deployment: "d2",
+      source: "agent",
+      pod: H_POD,
+      container: "harness",
+      url: link.href,
+    });
+    await page.reload();
+    await waitForRow(page, "harness up");
+    expect(await view()).toEqual(opened);
+    expect(await page.locator("#who").textContent()).toContain("alice");
+    await page.screenshot({ path: join(RESULTS, "console-deeplink.png"), fullPage: true });
+    expect(consoleErrors).toEqual([]);
+    await page.close();
+  });
+
+  it("links a Gateway card to its Harness output, and a Pod-less deployment to the active one", async () => {
+    const { page } = await openPage(browser.context);
+    await signIn(page, "alice");
+    await choose(page);
+    await waitForRow(page, "request 0 handled");
+    expect(await page.locator("#app-notice").textContent()).toBe(
+      "3 deployments; the active one is selected.",
+    );
+    const gatewayCard = page.locator("article.pod-card", { hasText: GW_POD });
+    await gatewayCard.getByRole("link", { name: "Harness output" }).click();
+    await waitForRow(page, "harness up");
+    expect(await page.getByLabel("Source", { exact: true }).inputValue()).toBe("agent");
+    expect(new URL(page.url()).searchParams.get("pod")).toBe(H_POD);
+
+    await page.getByLabel("Deployment", { exact: true }).selectOption("d1");
+    await expect.poll(() => page.locator("#pod-cards").textContent()).toContain("No running Pod");
+    expect(await page.locator("#app-notice").textContent()).toBe(
+      "3 deployments; d1 is selected (the active one is d2).",
+    );
+    await page.getByRole("link", { name: "the logs of the active deployment, d2" }).click();
+    await waitForRow(page, "request 0 handled");
+    expect(await page.getByLabel("Deployment", { exact: true }).inputValue()).toBe("d2");
+    expect(new URL(page.url()).searchParams.get("deployment")).toBe("d2");
+    expect(await page.locator("#app-notice").textContent()).toBe(
+      "3 deployments; the active one is selected.",
+    );
+    await page.close();
+  });
+
+  it("shows a completed init container as completed, not as a red 'not ready'", async () => {
+    const { page } = await openPage(browser.context);
+    await signIn(page, "alice");
+    await choose(page);
+    const init = page.locator("article.pod-card", { hasText: H_POD }).locator("li.container", {
+      hasText: "workspace-init (init)",
+    });
+    await init.waitFor();
+    expect(await init.textContent()).toContain("completed");
+    expect(await init.textContent()).not.toContain("not ready");
+    expect(await init.locator(".bad").count()).toBe(0);
+    await page.getByLabel("Source", { exact: true }).selectOption("agent");
+    const options = await page.locator("#container option").allTextContents();
+    expect(options).toEqual(["harness", "workspace-init (init)"]);
+    await page.close();
+  });
+
+  it("re-reads the status while visible and on return, and stops on a denial", async () => {
+    const { page, requests } = await openPage(browser.context);
+    await signIn(page, "alice", "?poll=200&status=300");
+    await choose(page);
+    await waitForRow(page, "request 0 handled");
+    await expect.poll(() => runtimeReads(requests).length).toBeGreaterThanOrEqual(3);
+    // Hidden: no reads. Shown again: one read at once.
+    const setHidden = (hidden: boolean) =>
+      page.evaluate((h) => {
+        Object.defineProperty(document, "hidden", { configurable: true, get: () => h });
+        document.dispatchEvent(new Event("visibilitychange"));
+      }, hidden);
+    await setHidden(true);
+    await page.waitForTimeout(200); // a read already in flight may land
+    const hiddenAt = runtimeReads(requests).length;
+    await page.waitForTimeout(900);
+    expect(runtimeReads(requests)).toHaveLength(hiddenAt);
+    await setHidden(false);
+    await expect.poll(() => runtimeReads(requests).length, { timeout: 250 }).toBeGreaterThan(hiddenAt);
+
+    // A denial while polling stops the polling and says so.
+    await page.route(/\/runtime$/, (route: Route) => route.fulfill(envelope(403, "FORBIDDEN")));
+    const error = page.locator("#app-error");
+    await expect.poll(() => error.textContent()).toContain("Status polling stopped.");
+    expect(await error.textContent()).toContain("FORBIDDEN");
+    await page.waitForTimeout(200);
+    const stoppedAt = runtimeReads(requests).length;
+    await page.waitForTimeout(900);
+    expect(runtimeReads(requests)).toHaveLength(stoppedAt);
+    expect(await page.locator("#runtime-status").textContent()).toContain("Status polling stopped");
+    await page.close();
+  });
+
+  it("says nothing about polling when the first status read is denied", async () => {
+    const { page, requests } = await openPage(browser.context);
+    await page.route(/\/runtime$/, (route: Route) => route.fulfill(envelope(403, "FORBIDDEN")));
+    await signIn(page, "alice", "?poll=200&status=300");
+    await choose(page);
+    const error = page.locator("#app-error");
+    await expect.poll(() => error.textContent()).toContain("not allowed");
+    expect(await error.textContent()).not.toMatch(/polling stopped/i);
+    await page.waitForTimeout(800);
+    expect(runtimeReads(requests)).toHaveLength(1);
+    await page.close();
+  });
+
+  it("marks a restart inside a followed view with its attribution", async () => {
+    const { page } = await openPage(browser.context);
+    await signIn(page, "alice");
+    await choose(page);
+    await page.getByLabel("Source", { exact: true }).selectOption("agent");
+    await waitForRow(page, "harness up");
+    await page.getByRole("button", { name: "Follow" }).click();
+    stack.sim.advanceClock(1000);
+    stack.sim.append({ ...harness, lines: [["now", "INFO before the restart"]] });
+    await waitForRow(page, "before the restart");
+    stack.sim.advanceClock(1000);
+    stack.sim.restart({ ...harness, exitCode: 137, reason: "OOMKilled" });
+    stack.sim.advanceClock(1000);
+    stack.sim.append({ ...harness, lines: [["now", "INFO after the restart"]] });
+    await waitForRow(page, "after the restart");
+    const marker = page.locator("#log-rows .row.restart");
+    expect(await marker.count()).toBe(1);
+    expect(await marker.locator(".msg").textContent()).toBe(
+      "harness in h-0 restarted: lines above are the old instance, below the new one (restart 1).",
+    );
+    // The stream change re-reads the status; the marker then carries the attribution.
+    await expect
+      .poll(() => marker.locator(".cause").textContent())
+      .toMatch(/^Cause: oom\b.*OOMKilled, exit 137/);
+    const order = await rows(page).allTextContents();
+    const at = (t: string) => order.findIndex((r) => r.includes(t));
+    expect(at("before the restart")).toBeLessThan(at("RESTART"));
+    expect(at("RESTART")).toBeLessThan(at("after the restart"));
+    await page.locator("#logs").screenshot({ path: join(RESULTS, "console-restart.png") });
+    await page.close();
+  });
+
+  it("backs off on 503 BUSY with jitter, never sooner than Retry-After or a poll, and keeps following", async () => {
+    const { page, logReads } = await openPage(browser.context);
+    let busy = 0;
+    await page.route(/\/runtime\/logs\?/, async (route: Route) => {
+      const cursor = new URL(route.request().url()).searchParams.has("cursor");
+      if (cursor && busy < 3) {
+        busy++;
+        await route.fulfill(envelope(503, "RUNTIME_LOGS_BUSY", { "retry-after": "1" }));
+        return;
+      }
+      await route.continue();
+    });
+    await signIn(page, "alice");
+    await choose(page);
+    await waitForRow(page, "request 0 handled");
+    await page.getByRole("button", { name: "Follow" }).click();
+    await expect
+      .poll(() => page.locator("#log-error").textContent())
+      .toMatch(/Too many reads.*Retrying in \d+ s/);
+    await expect
+      .poll(() => logReads().filter((r) => r.status === 200).length, { timeout: 15_000 })
+      .toBeGreaterThan(2);
+    const polls = logReads().filter((r) => r.url.searchParams.has("cursor"));
+    const firstBusy = polls.findIndex((r) => r.status === 503);
+    for (let i = firstBusy; i < firstBusy + 3; i++) {
+      expect(polls[i]!.status).toBe(503);
+      expect(polls[i + 1]!.at - polls[i]!.at).toBeGreaterThanOrEqual(1000 - 50);
+    }
+    expect(await page.locator("#follow").getAttribute("aria-pressed")).toBe("true");
+    await expect.poll(() => page.locator("#log-error").isHidden()).toBe(true);
+    await page.close();
+  });
+});
