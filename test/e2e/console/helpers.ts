@@ -15,7 +15,7 @@ export async function choose(page: Page, deployment?: string): Promise<void> {
   await page.getByLabel("Namespace", { exact: true }).fill(NS);
   await page.getByLabel("Agent", { exact: true }).fill(AGENT);
   await page.getByRole("button", { name: "Show deployments" }).click();
-  await expect.poll(() => page.locator("#deployment option").count()).toBe(3);
+  await expect.poll(() => page.locator("#deployment option").count(), { timeout: 10_000 }).toBe(3);
   if (deployment) await page.getByLabel("Deployment", { exact: true }).selectOption(deployment);
 }
 
