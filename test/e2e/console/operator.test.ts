@@ -369,4 +369,121 @@ describe("console for operators", () => {
     await expect.poll(() => page.locator("#log-error").isHidden()).toBe(true);
     await page.close();
   });
+
+  it("shows sandbox decisions readably: origin, allow/deny, destination, details (rendering from sample records)", async () => {
+    const { page, logReads } = await openPage(browser.context);
+    // The status offers a sandbox source; the sandbox page is a sample of what the service sends.
+    await page.route(/\/runtime$/, async (route: Route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { data: { sources: unknown[] } };
+      body.data.sources = [
+        ...body.data.sources.filter((s) => (s as { id: string }).id !== "sandbox"),
+        {
+          id: "sandbox",
+          kind: "sandbox",
+          pods: [],
+          available: true,
+          retention: "The sandbox keeps 2000 lines.",
+        },
+      ];
+      await route.fulfill({ response, json: body });
+    });
+    const t = (s: number) => `2026-12-01T08:40:0${s}.000Z`;
+    const sandboxPage = {
+      deploymentId: "d2",
+      source: "sandbox",
+      stream: { source: "sandbox", gatewayId: "os1", sandbox: "support-d2", sandboxId: "sbx-7f3a" },
+      observedAt: t(9),
+      withheld: 0,
+      truncated: false,
+      cursor: null,
+      records: [
+        {
+          type: "line",
+          time: t(1),
+          kind: "sandbox",
+          level: "info",
+          origin: "sandbox",
+          subsystem: "openshell_sandbox::proxy",
+          message: "CONNECT api.github.com:443",
+          fields: { action: "allow", dst_host: "api.github.com", dst_port: "443", binary: "/usr/bin/git" },
+        },
+        {
+          type: "line",
+          time: t(2),
+          kind: "sandbox",
+          level: "warn",
+          origin: "sandbox",
+          subsystem: "openshell_sandbox::proxy",
+          message: "CONNECT evil.example:22",
+          fields: {
+            action: "deny",
+            dst_host: "evil.example",
+            dst_port: "22",
+            binary: "/usr/bin/ssh",
+            policy: "default",
+            reason: "not in allowlist",
+          },
+        },
+        {
+          type: "line",
+          time: t(3),
+          kind: "sandbox",
+          level: "info",
+          origin: "gateway",
+          format: "ocsf",
+          subsystem: "openshell::ocsf",
+          message: '{"class_uid":4001,"activity_id":1}',
+        },
+        {
+          type: "line",
+          time: t(4),
+          kind: "sandbox",
+          level: "error",
+          origin: "sandbox",
+          subsystem: "openshell_sandbox",
+          message: '<img src=x onerror="window.__pwned=1">policy reload failed',
+        },
+      ],
+    };
+    await page.route(/\/runtime\/logs\?/, async (route: Route) => {
+      const url = new URL(route.request().url());
+      if (url.searchParams.get("source") !== "sandbox") return route.continue();
+      await route.fulfill({ json: { data: sandboxPage, meta: { requestId: "req_sample" } } });
+    });
+    await signIn(page, "alice");
+    await choose(page);
+    await waitForRow(page, "request 0 handled");
+    await page.getByLabel("Source", { exact: true }).selectOption("sandbox");
+    await waitForRow(page, "evil.example");
+    const read = logReads("sandbox").at(-1)!;
+    expect([...read.url.searchParams.keys()]).toEqual(["source"]);
+    expect(await page.locator("#pod-wrap").isHidden()).toBe(true);
+    expect(await page.locator("#container-wrap").isHidden()).toBe(true);
+    expect(new URL(page.url()).searchParams.get("source")).toBe("sandbox");
+    expect(new URL(page.url()).searchParams.has("pod")).toBe(false);
+
+    const allow = rows(page).filter({ hasText: "api.github.com" });
+    expect(await allow.locator(".badge.verdict-allow").textContent()).toBe("ALLOW");
+    expect(await allow.locator(".dest").textContent()).toBe("→ api.github.com:443");
+    expect(await allow.locator(".badge.origin-supervisor").textContent()).toBe("supervisor");
+    const deny = rows(page).filter({ hasText: "evil.example" });
+    expect(await deny.locator(".badge.verdict-deny").textContent()).toBe("DENY");
+    expect(await deny.locator(".dest").textContent()).toBe("→ evil.example:22");
+    expect(await deny.locator(".detail").allTextContents()).toEqual([
+      "binary /usr/bin/ssh",
+      "policy default",
+      "reason not in allowlist",
+    ]);
+    expect(await deny.locator(".lvl").textContent()).toBe("WARN");
+    const ocsf = rows(page).filter({ hasText: "class_uid" });
+    expect(await ocsf.locator(".badge.ocsf").textContent()).toBe("OCSF");
+    expect(await ocsf.locator(".badge.origin-gateway").textContent()).toBe("gateway");
+    // Text from a response stays text.
+    expect(await page.locator("#log-rows img").count()).toBe(0);
+    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await rows(page).filter({ hasText: "<img src=x" }).count()).toBe(1);
+    await page.locator("#logs").screenshot({ path: join(RESULTS, "console-sandbox-sample.png") });
+    await page.close();
+  });
 });
