@@ -253,7 +253,9 @@ describe("web console", () => {
     const reader = async () => {
       for (let i = 0; i < 100 && !stop; i++) {
         try {
-          const r = await fetch(`${stack.apiUrl}${path}`, { headers: { authorization: "Bearer local:rita" } });
+          const r = await fetch(`${stack.apiUrl}${path}`, {
+            headers: { authorization: "Bearer local:rita" },
+          });
           await r.arrayBuffer();
           if (r.status === 429) limited++;
         } catch {
