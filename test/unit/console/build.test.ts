@@ -1,4 +1,7 @@
-/** The production console stands alone: its build reads nothing of the local stack. */
+/**
+ * The production console stands alone: its build reads nothing of the local stack, its types come
+ * from the service without its code, and no response text can become markup.
+ */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,6 +11,17 @@ import { FAVICON_ICO } from "../../../console/favicon.ts";
 
 const out = mkdtempSync(join(tmpdir(), "console-build-"));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+/** The console's own TypeScript sources, by name. */
+function sourcesOf(dir: string): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory() && entry.name !== "dist") for (const [k, v] of sourcesOf(path)) found.set(k, v);
+    else if (entry.name.endsWith(".ts")) found.set(path, readFileSync(path, "utf8"));
+  }
+  return found;
+}
 
 /** Every relative import specifier of the console's own sources. */
 function importsOf(dir: string): string[] {
@@ -42,5 +56,28 @@ describe("console build", () => {
     expect([ico.readUInt16LE(0), ico.readUInt16LE(2), ico.readUInt16LE(4), ico[6], ico[7]]).toEqual([
       0, 1, 1, 16, 16,
     ]);
+  });
+
+  it("takes only types from the service: nothing of lib/ or zod reaches the bundle", () => {
+    const fromLib = [...sourcesOf(CONSOLE_DIR)].flatMap(([file, text]) =>
+      [...text.matchAll(/^import\s+(type\s+)?[^;]*from\s+"(\.\.\/)+lib\/[^"]+";/gm)].map((m) => ({
+        file,
+        typeOnly: m[1] !== undefined,
+      })),
+    );
+    expect(fromLib.length).toBeGreaterThan(0);
+    expect(fromLib.filter((i) => !i.typeOnly)).toEqual([]);
+    buildConsole(out);
+    const bundle = readFileSync(join(out, "main.js"), "utf8");
+    expect(bundle).not.toMatch(/ZodError|zod/);
+    expect(bundle.length).toBeLessThan(64 * 1024);
+  });
+
+  it("never writes HTML strings into the page", () => {
+    for (const [file, text] of sourcesOf(CONSOLE_DIR)) {
+      expect(text, file).not.toMatch(
+        /\.(innerHTML|outerHTML)\b|insertAdjacentHTML|document\.write|createContextualFragment/,
+      );
+    }
   });
 });
