@@ -25,6 +25,7 @@ import {
 import { gap } from "./gaps.ts";
 import { jsonBytes } from "./json-size.ts";
 import { type RawLine, splitChunk } from "./lines.ts";
+import { readTailLines, resumesStream } from "./plan.ts";
 import { BEFORE_ALL, frontierKey, hasFrontier, type Selection, selectLines } from "./resume.ts";
 import { utf8Length } from "./sanitize.ts";
 import { keyToMillis, parseUtcTime } from "./time.ts";
@@ -73,6 +74,11 @@ export interface BuildLogPageInput {
   namespaceId: string;
   /** Envelope budget in bytes; PAGE_BUDGET_BYTES unless building a download. */
   maxBytes?: number;
+  /**
+   * Benchmarks only (P1): parse every line of the chunk, not only the read's tail. Pair with a large
+   * `maxBytes` to push every line through every stage.
+   */
+  uncapped?: boolean;
 }
 
 export interface BuiltPage {
@@ -113,24 +119,21 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
     return { page, cursor: null, body: envelope(page, input.requestId) };
   }
 
-  const split = splitChunk(chunk.text, chunk.truncated);
-  const lines = split.lines;
   const prior = input.cursor;
-  const sameStream =
-    prior !== null &&
-    prior.pod === chunk.pod &&
-    prior.podUid === chunk.podUid &&
-    prior.restartCount === chunk.restartCount &&
-    prior.previous === chunk.previous;
+  const sameStream = resumesStream(prior, chunk);
   const frontier = sameStream ? prior : null;
+  // The view keeps its own tail; the read asked for `readTail` lines, and no more are parsed.
   const tailLines = prior?.tailLines ?? view.tailLines;
+  const readTail = readTailLines(prior, chunk, view.tailLines);
+  const split = splitChunk(chunk.text, chunk.truncated, input.uncapped === true ? undefined : readTail);
+  const lines = split.lines;
   const firstTime = firstTimeOf(lines);
 
   const entries: Entry[] = [];
   if (input.expired) entries.push({ rec: gap("cursor_expired", null), last: -1 });
   if (prior !== null && !sameStream) entries.push({ rec: gap("stream_replaced", firstTime), last: -1 });
 
-  const chunkStartComplete = !chunk.truncated && split.returned < tailLines;
+  const chunkStartComplete = !chunk.truncated && split.returned < readTail;
   const hashKey =
     frontier === null ? signingKey(input.keys.cursor) : keyById(input.keys.cursor, frontier.keyId);
   if (hashKey === null)
@@ -199,6 +202,7 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
   const run: JsonRunState = { depth: 0 };
   const classified = new Array<Classified>(take.length);
   const pem = new PemMasker(lines, take, classified, carried);
+  const unsettled = new UnsettledRun(classified, pem.masked);
   const masked = pem.masked;
   const pemAfter = pem.after;
   let done = 0;
@@ -221,8 +225,9 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
     const to = Math.min(take.length, done + CLASSIFY_BATCH);
     for (let q = done; q < to; q++) classified[q] = classifyLine(lines[take[q]!]!.text, ctx, run);
     pem.advance(done, to);
+    unsettled.extend(done, to);
     done = to;
-    const stable = done === take.length ? done : unsettledFrom(classified, masked, built, done);
+    const stable = done === take.length ? done : Math.max(built, unsettled.start);
     // Records, coalescing consecutive withheld lines of one reason.
     for (let q = built; q < stable; q++) {
       const line = lines[take[q]!]!;
@@ -327,32 +332,47 @@ function lineRecord(time: string | null, c: LineContent): LineRecord {
 const CLASSIFY_BATCH = 256;
 
 /**
- * Start of the trailing run of lines in [built, done) that a later line may still change: a run of
- * unmasked withheld lines of one reason (it may grow), or of unmasked PEM-shaped lines (an END
- * without a BEGIN below them masks them). Lines before it are final.
+ * The trailing run of lines that a later line may still change: a run of unmasked withheld lines of
+ * one reason (it may grow), or of unmasked PEM-shaped lines (an END without a BEGIN below them masks
+ * them). Lines before `start` are final. Tracked as lines are classified, so each line is looked at
+ * once (pipeline.md §5a: no rescans of trailing runs per batch).
  */
-function unsettledFrom(
-  classified: readonly Classified[],
-  masked: Uint8Array,
-  built: number,
-  done: number,
-): number {
-  let s = done;
-  const last = classified[done - 1]!.content;
-  if (!masked[done - 1] && last.type === "withheld") {
-    while (s > built) {
-      const c = classified[s - 1]!.content;
-      if (masked[s - 1] || c.type !== "withheld" || c.reason !== last.reason) break;
-      s--;
+class UnsettledRun {
+  start = 0;
+  private kind: "none" | "withheld" | "shaped" = "none";
+  private reason = "";
+  private readonly classified: readonly Classified[];
+  private readonly masked: Uint8Array;
+
+  constructor(classified: readonly Classified[], masked: Uint8Array) {
+    this.classified = classified;
+    this.masked = masked;
+  }
+
+  /** Lines [from, to) were classified and masked. */
+  extend(from: number, to: number): void {
+    for (let q = from; q < to; q++) {
+      const c = this.classified[q]!;
+      if (this.masked[q]) {
+        this.kind = "none";
+        this.start = q + 1;
+      } else if (c.content.type === "withheld") {
+        if (this.kind !== "withheld" || this.reason !== c.content.reason) {
+          this.kind = "withheld";
+          this.reason = c.content.reason;
+          this.start = q;
+        }
+      } else if (c.pem === Pem.Shaped) {
+        if (this.kind !== "shaped") {
+          this.kind = "shaped";
+          this.start = q;
+        }
+      } else {
+        this.kind = "none";
+        this.start = q + 1;
+      }
     }
-    return s;
   }
-  while (s > built) {
-    const c = classified[s - 1]!;
-    if (masked[s - 1] || c.content.type !== "line" || c.pem !== Pem.Shaped) break;
-    s--;
-  }
-  return s;
 }
 
 /**
@@ -483,11 +503,14 @@ function nextState(x: NextStateInput): CursorState {
 
   if (lastItem < 0) {
     if (x.stall === "skip") {
-      // Skip the line the read cannot hold: resume from this read, but never from before what was
-      // delivered (the next read starts at issuedAt − 2 s, whole seconds, strictly after lastTime).
+      // Skip the line the read cannot hold: resume from the end of this read (the next read starts at
+      // issuedAt − 2 s = now rounded up to a whole second, past every line this read saw, untimed
+      // ones included, and strictly after lastTime); the trailing gap reports what lies between.
       front = quiet;
       pem = { open: pem.open, unknown: true };
-      if (x.frontierMs !== null) base.issuedAt = Math.min(now + 59_000, Math.max(now, x.frontierMs + 3_001));
+      const pastRead = Math.ceil(now / 1000) * 1000 + 2_000;
+      const from = x.frontierMs === null ? pastRead : Math.max(pastRead, x.frontierMs + 3_001);
+      base.issuedAt = Math.min(now + 59_000, from);
     } else if (hasFrontier(frontier)) {
       front = rehash(frontier, signing);
       if (x.stall === "stay" && frontier.lastTime === null && x.partialMs !== null) {
@@ -545,6 +568,11 @@ function nextState(x: NextStateInput): CursorState {
     }
     const hashes = group.slice(-MAX_FRONTIER_HASHES).map((i) => lineHash(signing, lines[i]!.raw));
     front = { lastTime, count, complete, hashes };
+  }
+  // A view with no timed frontier resumes from its previous read: never from before it (a skipped
+  // line moved that point past the read it was in).
+  if (x.stall === null && front.lastTime === null && frontier !== null && frontier.lastTime === null) {
+    base.issuedAt = Math.max(base.issuedAt, frontier.issuedAt);
   }
   if (replaced || after === null) pem = { open: false, unknown: false };
   const pemFrontier = pem.open && !pem.unknown ? front.lastTime : null;

@@ -8,6 +8,37 @@ import type { CursorState } from "./types.ts";
 
 export const READ_LIMIT = 1_048_576;
 export const RESUME_OVERLAP_MS = 2_000;
+/**
+ * A cursor poll reads up to this many lines since its frontier, whatever tail the view started with:
+ * the view's tailLines bounds only its first page, so a small tail never reports a gap that did not
+ * happen (pipeline.md §5).
+ */
+export const RESUME_TAIL_LINES = 1000;
+
+/** What a read is made against: the stream a cursor must match to resume. */
+export interface StreamRef {
+  pod: string;
+  podUid: string;
+  restartCount: number;
+  previous: boolean;
+}
+
+/** The cursor continues this stream (same Pod, UID, restart count and `previous`). */
+export function resumesStream(c: CursorState | null, s: StreamRef): boolean {
+  return (
+    c !== null &&
+    c.pod === s.pod &&
+    c.podUid === s.podUid &&
+    c.restartCount === s.restartCount &&
+    c.previous === s.previous
+  );
+}
+
+/** The tailLines a read of `s` asks for: the resume tail for a resumed stream, else the view's. */
+export function readTailLines(c: CursorState | null, s: StreamRef, viewTailLines: number): number {
+  if (resumesStream(c, s)) return RESUME_TAIL_LINES;
+  return c?.tailLines ?? viewTailLines;
+}
 
 export interface ReadTargets {
   pod: string;
@@ -59,15 +90,10 @@ export function resumeFrom(state: CursorState): number {
 export function planLogRead(input: LogReadInput): LogReadPlan {
   const c = input.cursor;
   if (c !== null) {
-    const same =
-      c.pod === input.pod &&
-      c.podUid === input.podUid &&
-      c.restartCount === input.restartCount &&
-      c.previous === input.previous;
-    if (!same) return { tailLines: c.tailLines, limitBytes: READ_LIMIT, resume: false };
+    if (!resumesStream(c, input)) return { tailLines: c.tailLines, limitBytes: READ_LIMIT, resume: false };
     const since = Math.floor((resumeFrom(c) - RESUME_OVERLAP_MS) / 1000) * 1000;
     return {
-      tailLines: c.tailLines,
+      tailLines: RESUME_TAIL_LINES,
       sinceTime: `${new Date(since).toISOString().slice(0, 19)}Z`,
       limitBytes: READ_LIMIT,
       resume: true,

@@ -138,7 +138,7 @@ describe("buildLogPage", () => {
         tailLines: 1,
         now: T0 + 9000,
       }).sinceTime,
-    ).toBe("2026-01-15T08:00:07Z");
+    ).toBe("2026-01-15T08:00:09Z");
   });
 });
 
@@ -187,7 +187,8 @@ describe("planLogRead", () => {
         now: T0,
       }),
     ).toEqual({
-      tailLines: 50,
+      // The view's tail (50) bounded only its first page; a cursor poll reads up to 1000 lines.
+      tailLines: 1000,
       sinceTime: "2026-01-15T08:00:03Z",
       limitBytes: 1_048_576,
       resume: true,
