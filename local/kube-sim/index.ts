@@ -18,6 +18,7 @@ import {
   type AddEventInput,
   type AppendInput,
   type FaultInput,
+  type FaultState,
   type ReplacePodInput,
   type RestartInput,
   World,
@@ -25,7 +26,14 @@ import {
 
 export type { ApiRequest, ApiResponse, RequestKind } from "./cluster-api.ts";
 export type { KindCounts, SimStats } from "./server.ts";
-export type { AddEventInput, AppendInput, FaultInput, ReplacePodInput, RestartInput } from "./world.ts";
+export type {
+  AddEventInput,
+  AppendInput,
+  FaultInput,
+  FaultState,
+  ReplacePodInput,
+  RestartInput,
+} from "./world.ts";
 export { SimError } from "./world.ts";
 
 export interface StartKubeSimOptions {
@@ -62,7 +70,8 @@ export interface KubeSim {
   /** `now`: RFC 3339 or scenario-relative (`now-5m`, against the simulator's clock). */
   setClock(now: string | Date): { now: string };
   advanceClock(ms: number): { now: string };
-  setFault(input: FaultInput): Scenario["clusters"][number]["faults"];
+  /** Faults of one cluster, `rawLog` included (`rawLog: null` clears every raw body of that cluster). */
+  setFault(input: FaultInput): FaultState;
   /** Replaces everything (clusters, registry, clock); generated tokens stay stable per cluster. */
   loadScenario(raw: unknown, loadTime?: Date): Scenario;
   /** See StartKubeSimOptions.onScenarioLoaded; settable after start. */

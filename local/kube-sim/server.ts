@@ -48,6 +48,41 @@ export function isLoopback(address: string | undefined): boolean {
   return address !== undefined && (LOOPBACK.has(address) || address.startsWith("127."));
 }
 
+const LOOPBACK_ORIGIN = /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d{1,5})?$/;
+
+/** An `Origin` header that names a loopback page (any port), or none at all (not a browser). */
+export function isLoopbackOrigin(origin: string | undefined): boolean {
+  return origin === undefined || LOOPBACK_ORIGIN.test(origin);
+}
+
+/** `application/json`, parameters (charset) allowed. */
+export function isJsonContentType(value: string | undefined): boolean {
+  if (value === undefined) return false;
+  return value.split(";")[0]!.trim().toLowerCase() === "application/json";
+}
+
+const adminError = (status: number, error: string): ApiResponse => ({
+  status,
+  contentType: "application/json",
+  body: JSON.stringify({ ok: false, error }),
+});
+
+/**
+ * Every admin route (the kube admin API and any later one under `/__sim/`): a non-loopback `Origin`
+ * is 403, a request that is not a read without a JSON body is 415. Null when the request may pass.
+ */
+export function refuseAdmin(req: Pick<IncomingMessage, "method" | "headers">): ApiResponse | null {
+  const origin = req.headers.origin;
+  if (Array.isArray(origin) || !isLoopbackOrigin(origin)) {
+    return adminError(403, "the admin API refuses requests from non-loopback origins");
+  }
+  const method = req.method ?? "GET";
+  if (method !== "GET" && method !== "HEAD" && !isJsonContentType(req.headers["content-type"])) {
+    return adminError(415, "the admin API accepts only content-type: application/json");
+  }
+  return null;
+}
+
 interface PendingDelay {
   finish(ok: boolean): void;
 }
@@ -145,6 +180,13 @@ export class SimServer {
     if (path === "/__sim" || path.startsWith("/__sim/")) {
       if (!isLoopback(req.socket.remoteAddress)) {
         send(res, statusResponse(403, "the admin API only answers loopback clients"));
+        return;
+      }
+      // The admin API changes the world: a page in the operator's browser must not reach it.
+      const refused = refuseAdmin(req);
+      if (refused !== null) {
+        req.resume();
+        send(res, refused);
         return;
       }
       const body = await readBody(req);

@@ -84,7 +84,28 @@ export interface SimCluster {
   random: () => number;
   namespaces: Map<string, SimNamespace>;
   resourceVersion: number;
+  /** `rawLog` faults by `namespace/pod/container`: the log endpoint answers this body, whatever the query. */
+  rawLogs: Map<string, RawLogFault>;
 }
+
+/** A hostile or broken node (kube.md § Admin API): a log body served as is, `repeat` times. */
+export interface RawLogFault {
+  namespace: string;
+  pod: string;
+  container: string;
+  body: string;
+  repeat: number;
+  /** The encoded answer, built once when the fault is set. */
+  bytes: Buffer;
+}
+
+/** What `setFault` reports: the cluster's faults and its raw log bodies (without the bodies). */
+export type FaultState = ClusterFaults & {
+  rawLogs: Array<{ namespace: string; pod: string; container: string; bytes: number }>;
+};
+
+export const rawLogKey = (namespace: string, pod: string, container: string): string =>
+  `${namespace}/${pod}/${container}`;
 
 /** Generated lines materialized per read at most; older slots are skipped (like log rotation). */
 const MAX_GENERATED = 100_000;
@@ -148,6 +169,7 @@ export class World {
         random: seededRandom(c.faults.seed ^ hashSeed(c.id)),
         namespaces: new Map(),
         resourceVersion: 1000,
+        rawLogs: new Map(),
       };
       for (const ns of c.namespaces) {
         const space: SimNamespace = { name: ns.name, pods: new Map(), events: new Map() };
@@ -415,7 +437,7 @@ export class World {
     return { now: formatKubeletTime(this.nowNs()) };
   }
 
-  setFault(input: unknown): ClusterFaults {
+  setFault(input: unknown): FaultState {
     const f = parseAdmin(faultInput, input);
     const cluster = this.cluster(f.cluster);
     if (f.latencyMs !== undefined) cluster.faults.latencyMs = f.latencyMs;
@@ -426,9 +448,36 @@ export class World {
       cluster.faults.seed = f.seed;
       cluster.random = seededRandom(f.seed ^ hashSeed(cluster.id));
     }
-    return { ...cluster.faults };
+    if (f.rawLog === null) cluster.rawLogs.clear();
+    else if (f.rawLog !== undefined) {
+      const r = f.rawLog;
+      const repeat = r.repeat ?? 1;
+      const unit = Buffer.from(r.body, "utf8");
+      if (unit.length * repeat > MAX_RAW_LOG_BYTES) {
+        throw new SimError(400, `rawLog: body × repeat must stay within ${MAX_RAW_LOG_BYTES} bytes`);
+      }
+      const bytes = Buffer.alloc(unit.length * repeat);
+      for (let i = 0; i < repeat; i++) unit.copy(bytes, i * unit.length);
+      cluster.rawLogs.set(rawLogKey(r.namespace, r.pod, r.container), { ...r, repeat, bytes });
+    }
+    return faultState(cluster);
   }
 }
+
+function faultState(cluster: SimCluster): FaultState {
+  return {
+    ...cluster.faults,
+    rawLogs: [...cluster.rawLogs.values()].map((r) => ({
+      namespace: r.namespace,
+      pod: r.pod,
+      container: r.container,
+      bytes: r.bytes.length,
+    })),
+  };
+}
+
+/** A raw log body stays within what a test or bench needs (a few MiB), so the fault cannot exhaust memory. */
+const MAX_RAW_LOG_BYTES = 16 * 1024 * 1024;
 
 /** Ready/ContainersReady follow the regular containers' readiness after an admin change. */
 function refreshReadiness(pod: SimPod, at: KubeTime): void {
@@ -480,6 +529,21 @@ const faultInput = z.strictObject({
   status: z.number().int().min(400).max(599).nullable().optional(),
   unreachable: z.boolean().optional(),
   seed: z.number().int().optional(),
+  rawLog: z
+    .strictObject({
+      namespace: z.string().min(1),
+      pod: z.string().min(1),
+      container: z.string().min(1),
+      body: z.string(),
+      repeat: z
+        .number()
+        .int()
+        .min(1)
+        .max(16 * 1024 * 1024)
+        .optional(),
+    })
+    .nullable()
+    .optional(),
 });
 
 export type AppendInput = z.input<typeof appendInput>;

@@ -29,6 +29,8 @@ export async function request(
 ): Promise<Reply> {
   const headers: Record<string, string> = { ...init.headers };
   if (init.token) headers.authorization = `Bearer ${init.token}`;
+  // The admin API takes JSON only; name it unless the test sets its own.
+  if (init.method === "POST" || init.body !== undefined) headers["content-type"] ??= "application/json";
   const res = await fetch(url, {
     method: init.method ?? (init.body === undefined ? "GET" : "POST"),
     headers,
