@@ -11,8 +11,9 @@ import { randomBytes } from "node:crypto";
 import { Logger } from "@aws-lambda-powertools/logger";
 import { loadConfig } from "../lib/config.ts";
 import { startDeadline } from "../lib/http/deadline.ts";
-import type { RequestScope } from "../lib/http/handler.ts";
-import { newRequestId } from "../lib/http/response.ts";
+import { httpRoute, type RequestScope } from "../lib/http/handler.ts";
+import { parseLogsRequest } from "../lib/http/requests.ts";
+import { newRequestId, sourceResult } from "../lib/http/response.ts";
 import { buildServiceDeps, type ServiceDeps } from "../lib/service/deps.ts";
 import { readLogs } from "../lib/usecases/logs.ts";
 import { buildHttpApiEvent } from "../local/stack/http-api-event.ts";
@@ -26,6 +27,9 @@ import { median } from "./support/stats.ts";
 import { captureStdout } from "./support/stdout-capture.ts";
 
 export const id = "P5";
+
+/** The logs route as the function wires it: parse the event, run the use case, present the page. */
+const logsRoute = httpRoute(parseLogsRequest("logs"), readLogs, sourceResult);
 
 const PRINCIPAL = "bench-00";
 const POLL_BUDGET = 5;
@@ -75,7 +79,7 @@ async function countedRequest(deps: ServiceDeps, apiPath: string, cursor: string
   let code: string | null = null;
   let next: string | null = null;
   try {
-    const result = await readLogs(event, scope, deps);
+    const result = await logsRoute(event, scope, deps);
     ok = result.statusCode === 200;
     const body = JSON.parse(result.body ?? "{}") as { data?: { cursor?: string | null } };
     next = body.data?.cursor ?? null;

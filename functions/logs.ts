@@ -1,16 +1,19 @@
 /** Lambda `logs`: one page of one container's log (or, with `download=true`, the attachment). */
 import { loadConfig } from "../lib/config.ts";
-import { createHttpHandler } from "../lib/http/handler.ts";
+import { createHttpHandler, httpRoute } from "../lib/http/handler.ts";
+import { parseLogsRequest } from "../lib/http/requests.ts";
+import { sourceResult } from "../lib/http/response.ts";
 import { buildServiceDeps, createLogger } from "../lib/service/deps.ts";
 import { ROUTES } from "../lib/service/routes.ts";
 import { readLogs } from "../lib/usecases/logs.ts";
 
 const config = loadConfig();
 const logger = createLogger();
+const route = httpRoute(parseLogsRequest("logs"), readLogs, sourceResult);
 
 export const handler = createHttpHandler({
   logger,
   deps: async () => buildServiceDeps(config, logger),
-  route: (event) => (event.routeKey === ROUTES.logs ? readLogs : null),
+  route: (event) => (event.routeKey === ROUTES.logs ? route : null),
   counters: (deps) => ({ dynamo: () => deps.dynamo.calls.total, cluster: () => deps.driver.clusterCalls }),
 });

@@ -8,23 +8,33 @@ import middy from "@middy/core";
 import type { APIGatewayProxyEventV2, Context } from "aws-lambda";
 import { isServiceError, ServiceError } from "../api/errors.ts";
 import { redactText } from "../redact/index.ts";
-import { type Deadline, startDeadline, withinDeadline } from "./deadline.ts";
+import type { RequestScope } from "../usecases/scope.ts";
+import { startDeadline, withinDeadline } from "./deadline.ts";
 import { errorResult, type HttpResult, newRequestId } from "./response.ts";
 
-/** What a route handler knows about the request besides the event. */
-export interface RequestScope {
-  readonly requestId: string;
-  readonly deadline: Deadline;
-  readonly now: () => number;
-  /** Filled in by the use case for the summary log line. */
-  principalId: string | null;
-}
+export type { RequestScope };
 
 export type RouteHandler<D> = (
   event: APIGatewayProxyEventV2,
   scope: RequestScope,
   deps: D,
 ) => Promise<HttpResult>;
+
+/**
+ * A route as three steps: parse the event into the use case's typed input (401/400 happen here),
+ * run the use case, present its result. The principal goes to the summary log line.
+ */
+export function httpRoute<I extends { principalId?: string }, R, D>(
+  parse: (event: APIGatewayProxyEventV2, now: number) => I,
+  run: (input: I, scope: RequestScope, deps: D) => Promise<R>,
+  present: (result: R, requestId: string) => HttpResult,
+): RouteHandler<D> {
+  return async (event, scope, deps) => {
+    const input = parse(event, scope.now());
+    if (input.principalId !== undefined) scope.principalId = input.principalId;
+    return present(await run(input, scope, deps), scope.requestId);
+  };
+}
 
 export interface CallCounters {
   dynamo(): number;

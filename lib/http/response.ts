@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { APIGatewayProxyStructuredResultV2 } from "aws-lambda";
 import { ERROR_CATALOG, type ServiceError } from "../api/errors.ts";
+import type { SourceResult } from "../usecases/sources/port.ts";
 
 export type HttpResult = APIGatewayProxyStructuredResultV2 & {
   statusCode: number;
@@ -58,3 +59,9 @@ export function attachmentResult(text: string, fileName: string, requestId: stri
     body: text,
   };
 }
+
+/** A log page (already serialized and measured) or a download attachment. */
+export const sourceResult = (result: SourceResult, requestId: string): HttpResult =>
+  result.kind === "page"
+    ? serializedJsonResult(200, result.body, requestId)
+    : attachmentResult(result.text, result.fileName, requestId);

@@ -9,6 +9,7 @@ import type {
   ContainerObservation,
   ContainerStateName,
   PodObservation,
+  ReadablePod,
   RuntimeContainer,
   RuntimeEvent,
   RuntimePod,
@@ -208,6 +209,20 @@ export function toSourcePod(pod: RawPod): SourcePod {
     uid: pod.metadata.uid,
     container,
     restartCount: status?.restartCount ?? 0,
+  };
+}
+
+/** What a log read may target in this Pod: every declared container, and the source's main one. */
+export function toReadablePod(pod: RawPod): ReadablePod {
+  return {
+    name: pod.metadata.name,
+    uid: pod.metadata.uid,
+    main: defaultContainer(pod),
+    containers: declaredContainers(pod).map(({ name, init, status }) => ({
+      name,
+      init,
+      restartCount: status?.restartCount ?? 0,
+    })),
   };
 }
 

@@ -18,6 +18,7 @@ import {
   type PodSelector,
   SANDBOX_RETENTION,
   toObservation,
+  toReadablePod,
   toRuntimeEvents,
   toRuntimePod,
   toSourcePod,
@@ -31,6 +32,7 @@ import type {
   AccessReport,
   CallOptions,
   PodObservation,
+  ReadablePod,
   RuntimeDescription,
   RuntimeObservation,
   RuntimePod,
@@ -76,11 +78,25 @@ export interface DescribeOptions extends CallOptions {
   events: boolean;
 }
 
+export interface ListPodsOptions extends CallOptions {
+  role: Role;
+}
+
+/**
+ * One log read of a Pod the caller has just listed (name **and** UID, and a container declared in
+ * it): the driver does not list again (quality.md P9: list, read, re-read per poll).
+ */
 export interface ReadLogOptions extends CallOptions {
   role: Role;
   pod: string;
   podUid: string;
   container: string;
+  /**
+   * The container's restart count in the caller's listing, so a restart between that listing and
+   * the re-read after the log read shows as a replacement. Callers that do not resume a stream may
+   * leave it out: the re-read's count is reported then.
+   */
+  restartCount?: number;
   tailLines?: number;
   sinceSeconds?: number;
   sinceTime?: string;
@@ -91,6 +107,8 @@ export interface ReadLogOptions extends CallOptions {
 export interface KubeDriver {
   describeRuntime(deployment: DeploymentRecord, options: DescribeOptions): Promise<RuntimeDescription>;
   observeRuntime(deployment: DeploymentRecord, options: DescribeOptions): Promise<RuntimeObservation>;
+  /** The current Pods of one role, for a log read: one list call, no Events, nothing redacted. */
+  listReadablePods(deployment: DeploymentRecord, options: ListPodsOptions): Promise<ReadablePod[]>;
   readLog(deployment: DeploymentRecord, options: ReadLogOptions): Promise<LogChunk>;
   checkAccess(clusterId: string, namespace: string, options: CallOptions): Promise<AccessReport>;
   /** Cluster HTTP calls made by this driver since it was built. */
@@ -327,6 +345,19 @@ export class ClientNodeKubeDriver implements KubeDriver {
     return (await this.observeRuntime(deployment, options)).description;
   }
 
+  async listReadablePods(deployment: DeploymentRecord, options: ListPodsOptions): Promise<ReadablePod[]> {
+    const placement = deployment.placement[options.role];
+    if (!placement) throw new ServiceError("RUNTIME_LOGS_SOURCE_UNAVAILABLE");
+    const selector = this.#selector(deployment, options.role, placement);
+    const session = await this.#session(placement.clusterId, options);
+    const pods = currentPods(await this.#listPods(session, selector));
+    try {
+      return pods.map(toReadablePod);
+    } catch (e) {
+      throw session.fail(e, "list pods");
+    }
+  }
+
   async readLog(deployment: DeploymentRecord, options: ReadLogOptions): Promise<LogChunk> {
     const placement = deployment.placement[options.role];
     if (!placement) throw new ServiceError("RUNTIME_LOGS_SOURCE_UNAVAILABLE");
@@ -351,13 +382,8 @@ export class ClientNodeKubeDriver implements KubeDriver {
     const selector = this.#selector(deployment, options.role, placement);
     const session = await this.#session(placement.clusterId, options);
 
-    const pods = currentPods(await this.#listPods(session, selector));
-    const pod = pods.find((p) => p.metadata.name === options.pod && p.metadata.uid === options.podUid);
-    if (!pod) throw new PodGoneError(`cluster ${placement.clusterId}: pod gone before the log read`);
-    const container = declaredContainers(pod).find((c) => c.name === options.container);
-    if (!container) throw new ServiceError("RUNTIME_LOGS_POD_INVALID");
-    const restartCount = container.status?.restartCount ?? 0;
-
+    // Logs first, then the Pod: a stale status can never hide output, and a replacement or a
+    // restart during the read shows in `observedAfter`.
     const response = await session.rawGet("read log", path, limitBytes);
     let outcome: ReturnType<typeof classifyLogResponse>;
     try {
@@ -381,7 +407,7 @@ export class ClientNodeKubeDriver implements KubeDriver {
       pod: options.pod,
       podUid: options.podUid,
       container: options.container,
-      restartCount,
+      restartCount: options.restartCount ?? observedAfter?.restartCount ?? 0,
       previous: options.previous,
       observedAfter,
     };

@@ -52,6 +52,26 @@ export interface SourcePod {
   restartCount: number;
 }
 
+/** A container of a Pod as a log read needs it: init or regular, and its current restart count. */
+export interface ReadableContainer {
+  name: string;
+  init: boolean;
+  restartCount: number;
+}
+
+/**
+ * A current Pod of one role as the logs route sees it: what may be read (every declared
+ * container) and which container is the source's main one. The read targets exactly this Pod.
+ */
+export interface ReadablePod {
+  name: string;
+  uid: string;
+  /** The source's main container (the declared default, else the first regular one). */
+  main: string;
+  /** Init then regular containers, in spec order. */
+  containers: ReadableContainer[];
+}
+
 export interface RuntimeSource {
   id: SourceId;
   kind: "container" | "sandbox";

@@ -1,7 +1,7 @@
 /**
  * The dependencies of a function container, built once from the configuration: one DynamoDB
- * client (with its call counter), the stores, the limiter, the audit sink, the kube driver and the
- * keys. Use cases take these as parameters; nothing here is a global.
+ * client (with its call counter), the stores, the limiter, the audit sink, the kube driver, the
+ * log sources' readers and the keys. Use cases take these as parameters; nothing here is a global.
  */
 import { Logger } from "@aws-lambda-powertools/logger";
 import { SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
@@ -14,6 +14,8 @@ import { DynamoLimiter, type Limiter } from "../limiter/limiter.ts";
 import { DynamoLimiterStore } from "../limiter/store.ts";
 import { DynamoRegistryStore, type RegistryStore } from "../registry/store.ts";
 import { createDynamo, type Dynamo, LOCAL_CREDENTIALS, LOCAL_REGION } from "../state/dynamo.ts";
+import { ContainerSourceReader } from "../usecases/sources/container.ts";
+import type { SourceReaders } from "../usecases/sources/port.ts";
 
 export interface ServiceDeps {
   config: ServiceConfig;
@@ -22,6 +24,8 @@ export interface ServiceDeps {
   limiter: Limiter;
   audit: DynamoAuditSink;
   driver: KubeDriver;
+  /** The log sources' readers, over the drivers above. */
+  readers: SourceReaders;
   keys: () => Promise<ServiceKeys>;
   logger: Logger;
 }
@@ -46,6 +50,10 @@ export function buildServiceDeps(config: ServiceConfig, logger: Logger = createL
     secretPrefix: config.kubeconfigSecretPrefix,
     secrets: { send: (command) => secretsClient().send(command) } as Pick<SecretsManagerClient, "send">,
   });
+  const driver = createKubeDriver({
+    kubeconfigs,
+    getCluster: async (clusterId) => (await registry.getCluster(clusterId)) ?? undefined,
+  });
   return {
     config,
     dynamo,
@@ -59,10 +67,8 @@ export function buildServiceDeps(config: ServiceConfig, logger: Logger = createL
       tableName: config.tables.audit,
       retentionDays: config.auditRetentionDays,
     }),
-    driver: createKubeDriver({
-      kubeconfigs,
-      getCluster: async (clusterId) => (await registry.getCluster(clusterId)) ?? undefined,
-    }),
+    driver,
+    readers: { container: new ContainerSourceReader(driver) },
     keys: createKeyProvider({
       cursor: config.cursorKey,
       identity: config.identityKey,

@@ -37,7 +37,10 @@ export function requireFeatureEnabled(enabled: boolean): void {
 
 /** Authorizes the principal on the Agent, or throws FORBIDDEN (audited), NOT_FOUND or a 503. */
 export async function authorizeAgent(
-  deps: { registry: RegistryStore; audit: AuditSink },
+  deps: {
+    registry: Pick<RegistryStore, "getAgent" | "grantsFor" | "hasGrantInNamespace">;
+    audit: Pick<AuditSink, "recordDenial">;
+  },
   request: AccessRequest,
 ): Promise<AccessGranted> {
   const [agent, grants] = await Promise.all([
@@ -70,7 +73,7 @@ export async function authorizeAgent(
 
 /** The deployment of that Agent whose runtime this service reads (404, or 501 when it can't). */
 export async function resolveDeployment(
-  registry: RegistryStore,
+  registry: Pick<RegistryStore, "getDeployment">,
   agent: AgentRecord,
   deploymentId: string,
 ): Promise<DeploymentRecord> {

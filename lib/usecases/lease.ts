@@ -6,8 +6,8 @@
  */
 import type { AgentRecord } from "../domain.ts";
 import { withinDeadline } from "../http/deadline.ts";
-import type { RequestScope } from "../http/handler.ts";
 import type { Limiter } from "../limiter/limiter.ts";
+import type { RequestScope } from "./scope.ts";
 
 /** A holder outlives the request deadline by this much, so a crashed container frees it soon. */
 const LEASE_SLACK_MS = 5_000;

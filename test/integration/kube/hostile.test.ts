@@ -233,6 +233,9 @@ describe("hostile Pod lists", () => {
     const e = await failure(describeIt());
     expect(e.code).toBe("RUNTIME_LOGS_UNAVAILABLE");
     expect(e.message).toContain("cluster evil");
+    // The logs route's listing applies the same rules.
+    const listed = await failure(driver.listReadablePods(D, { role: "gateway", ...call() }));
+    expect(listed.code).toBe("RUNTIME_LOGS_UNAVAILABLE");
   });
 
   it("refuses a body over the size cap without buffering it all", async () => {
