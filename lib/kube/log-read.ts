@@ -59,9 +59,16 @@ export function isWaitingToStart(message: string, container: string, pod: string
   return rest === "ContainerCreating" || rest === "PodInitializing";
 }
 
+/** True for the kubelet's exact 400 for a `previous=true` read of a container with no previous instance. */
+export function isNoPreviousInstance(message: string, container: string, pod: string): boolean {
+  return message === `previous terminated container "${container}" in pod "${pod}" not found`;
+}
+
 /**
- * Maps the log answer: text (cut at `limitBytes`), an empty page for the documented kubelet
- * non-errors, `gone` for a 404, else a ClusterHttpError.
+ * Maps the log answer: text (cut at `limitBytes`), an empty page for exactly the documented kubelet
+ * answers that mean "nothing to read yet" (no previous instance on `previous=true`, a container
+ * waiting to start, "unable to retrieve container logs"), `gone` for a 404, else a ClusterHttpError
+ * (any other 400 included: it is a failure, never an empty page).
  */
 export function classifyLogResponse(
   res: RawResponse,
@@ -78,9 +85,10 @@ export function classifyLogResponse(
     };
   }
   if (res.status === 400) {
-    if (q.previous) return EMPTY;
-    if (isWaitingToStart(statusMessage(res.body), q.container, pod)) return EMPTY;
-    throw new ClusterHttpError(400, statusMessage(res.body));
+    const message = statusMessage(res.body);
+    if (q.previous && isNoPreviousInstance(message, q.container, pod)) return EMPTY;
+    if (isWaitingToStart(message, q.container, pod)) return EMPTY;
+    throw new ClusterHttpError(400, message);
   }
   if (res.status === 404) return { kind: "gone" };
   if (res.status >= 200 && res.status < 300) throw new InvalidClusterData(`log answered ${res.status}`);

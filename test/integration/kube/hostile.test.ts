@@ -356,6 +356,39 @@ describe("hostile log answers", () => {
     expect((await failure(read())).code).toBe("RUNTIME_LOGS_UNAVAILABLE");
   });
 
+  it("on previous=true accepts only the exact 'no previous instance' 400; any other 400 is UNAVAILABLE", async () => {
+    const readPrevious = () =>
+      driver.readLog(D, {
+        role: "gateway",
+        pod: "gw-0",
+        podUid: uid(1),
+        container: "gateway",
+        previous: true,
+        ...call(),
+      });
+    const status400 =
+      (message: string): Handler =>
+      (_u, res) =>
+        json(res, 400, { kind: "Status", code: 400, message });
+    routes.log = status400('previous terminated container "gateway" in pod "gw-0" not found');
+    expect((await readPrevious()).text).toBe("");
+    for (const message of [
+      'previous terminated container "other" in pod "gw-0" not found',
+      'previous terminated container "gateway" in pod "gw-1" not found',
+      'previous terminated container "gateway" in pod "gw-0" not found (retry)',
+      "container gateway is not valid for pod gw-0",
+      `a container name must be specified for pod gw-0 ${CANARY}`,
+    ]) {
+      routes.log = status400(message);
+      const e = await failure(readPrevious());
+      expect(e.code).toBe("RUNTIME_LOGS_UNAVAILABLE");
+      expect(e.message).not.toContain(CANARY);
+    }
+    // The "no previous instance" answer is not an empty page for a current read.
+    routes.log = status400('previous terminated container "gateway" in pod "gw-0" not found');
+    expect((await failure(read())).code).toBe("RUNTIME_LOGS_UNAVAILABLE");
+  });
+
   it("cuts a body that ignores limitBytes and marks it truncated", async () => {
     routes.log = (_u, res) => {
       res.writeHead(200);

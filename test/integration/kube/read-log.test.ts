@@ -179,6 +179,16 @@ describe("readLog", () => {
     );
   });
 
+  it("on previous=true only the kubelet's exact 'no previous instance' 400 is an empty page", async () => {
+    h = await harness(world([{ name: "gateway", logs: { current: lines(2), previous: [] } }]));
+    expect((await h.driver.readLog(D, { ...read({ previous: true }), ...h.call() })).text).toBe("");
+    // The kubelet's 400 for a container the Pod does not declare is a failure, previous or not.
+    const other = await failure(
+      h.driver.readLog(D, { ...read({ previous: true, container: "other" }), ...h.call() }),
+    );
+    expect(other.code).toBe("RUNTIME_LOGS_UNAVAILABLE");
+  });
+
   it("maps a 403 on pods/log to RUNTIME_LOGS_CLUSTER_RBAC", async () => {
     h = await harness(
       scenario(

@@ -110,16 +110,25 @@ describe("log query and answers", () => {
     ).toBe(false);
   });
 
-  it("a 400 while previous=true is an empty page; other 400s are errors", () => {
-    const res = {
+  it("on previous=true only the exact 'no previous instance' 400 is an empty page", () => {
+    const status400 = (message: string) => ({
       status: 400,
       headers: {},
-      body: Buffer.from('{"kind":"Status","message":"bad"}'),
+      body: Buffer.from(JSON.stringify({ kind: "Status", message })),
       cut: false,
-    };
+    });
     const q = { container: "c", previous: true, limitBytes: 100 };
-    expect(classifyLogResponse(res, q, "p", 100)).toEqual({ kind: "text", text: "", truncated: false });
-    expect(() => classifyLogResponse(res, { ...q, previous: false }, "p", 100)).toThrow();
+    const none = status400('previous terminated container "c" in pod "p" not found');
+    expect(classifyLogResponse(none, q, "p", 100)).toEqual({ kind: "text", text: "", truncated: false });
+    expect(() => classifyLogResponse(none, { ...q, previous: false }, "p", 100)).toThrow();
+    for (const message of [
+      "bad",
+      'previous terminated container "d" in pod "p" not found',
+      'previous terminated container "c" in pod "q" not found',
+      ' previous terminated container "c" in pod "p" not found',
+    ]) {
+      expect(() => classifyLogResponse(status400(message), q, "p", 100)).toThrow();
+    }
   });
 });
 
