@@ -79,6 +79,10 @@ export function hintsFor(pod: RawPod): EventTextHints {
  */
 export function validatePods(items: readonly unknown[], selector: PodSelector): RawPod[] {
   const expected = labelsFor(selector);
+  // One namespace cannot hold two Pods of one name, and UIDs are unique cluster-wide: a list that
+  // repeats either is not describing real Pods, and reading "the" Pod of that name would be a guess.
+  const names = new Set<string>();
+  const uids = new Set<string>();
   return items.map((item, i) => {
     const pod = parseOrThrow(rawPod, item, `pods[${i}]`);
     if (pod.metadata.namespace !== selector.namespace) {
@@ -88,6 +92,10 @@ export function validatePods(items: readonly unknown[], selector: PodSelector): 
       if (pod.metadata.labels?.[k] !== v)
         throw new InvalidClusterData(`pods[${i}]: label ${k} does not match`);
     }
+    if (names.has(pod.metadata.name)) throw new InvalidClusterData(`pods[${i}]: duplicate name`);
+    if (uids.has(pod.metadata.uid)) throw new InvalidClusterData(`pods[${i}]: duplicate uid`);
+    names.add(pod.metadata.name);
+    uids.add(pod.metadata.uid);
     return pod;
   });
 }

@@ -224,6 +224,16 @@ describe("hostile Pod lists", () => {
         ]),
     ],
     ["a list that needs continuation", () => podList([goodPod()], { continue: "abc" })],
+    ["two Pods of one name", () => podList([goodPod(), goodPod({ metadata: { uid: uid(2) } })])],
+    ["two Pods of one UID", () => podList([goodPod(), goodPod({ metadata: { name: "gw-1" } })])],
+    [
+      "a duplicate among Pods being deleted",
+      () =>
+        podList([
+          goodPod(),
+          goodPod({ metadata: { name: "gw-1", uid: uid(1), deletionTimestamp: "2026-11-29T11:30:00Z" } }),
+        ]),
+    ],
     ["an unknown phase", () => podList([goodPod({ status: { phase: "Exploding" } })])],
     ["not JSON", () => "{not json"],
   ];
