@@ -224,6 +224,7 @@ function boot(): void {
       runtime = (await api.runtime(current, abort.signal)).data;
     } catch (err) {
       if (mine !== generation || err instanceof Aborted || abort.signal.aborted) return;
+      runtimeAbort = null;
       runtimeFailed(
         kind,
         key,
