@@ -56,7 +56,7 @@ afterAll(async () => {
 const signIn = (page: Page, principal: string, query?: string) =>
   signInAt(page, stack.apiUrl, principal, query);
 const harness = { cluster: CLUSTER, namespace: K8S_NS, pod: H_POD, container: "harness" };
-const runtimeReads = (requests: { url: URL }[]) =>
+const runtimeReads = (requests: { url: URL; status?: number }[]) =>
   requests.filter((r) => r.url.pathname.endsWith("/runtime"));
 const envelope = (status: number, code: string, headers: Record<string, string> = {}) => ({
   status,
@@ -278,6 +278,21 @@ describe("console for operators", () => {
     expect(runtimeReads(requests)).toHaveLength(hiddenAt);
     await setHidden(false);
     await expect.poll(() => runtimeReads(requests).length, { timeout: 250 }).toBeGreaterThan(hiddenAt);
+
+    // A transient failure keeps the polling going (and says when the next read comes).
+    let unavailable = 0;
+    await page.route(/\/runtime$/, (route: Route) => {
+      if (unavailable++ > 0) return route.continue();
+      return route.fulfill(envelope(503, "RUNTIME_LOGS_UNAVAILABLE"));
+    });
+    await expect
+      .poll(() => page.locator("#app-error").textContent())
+      .toMatch(/unavailable right now.*Retrying in 1 s/);
+    const afterFailure = runtimeReads(requests).filter((r) => r.status === 503).length;
+    expect(afterFailure).toBe(1);
+    await expect.poll(() => unavailable).toBeGreaterThanOrEqual(3);
+    await expect.poll(() => page.locator("#app-error").isHidden()).toBe(true);
+    await page.unrouteAll();
 
     // A denial while polling stops the polling and says so.
     await page.route(/\/runtime$/, (route: Route) => route.fulfill(envelope(403, "FORBIDDEN")));
