@@ -1,7 +1,8 @@
 /**
  * `npm start`: the whole service on this machine (README.md § The two commands). Options:
  * `--scenario FILE` (default local/scenarios/demo.json), `--port N` (default 3000; 0 picks a free
- * port), `--data-dir DIR` (persist DynamoDB and keep the keys), `--state-dir DIR` (default .local).
+ * port), `--data-dir DIR` (persist DynamoDB and keep the keys), `--state-dir DIR` (default .local),
+ * `--bundled` (serve the deployable bundles instead of the TypeScript sources).
  * Ctrl-C or SIGTERM stops it cleanly.
  */
 import { join, resolve } from "node:path";
@@ -33,10 +34,17 @@ const program = new Command("npm start --")
   .option("--port <n>", "API port on 127.0.0.1 (0: any free port)", parsePort, 3000)
   .option("--data-dir <dir>", "persist DynamoDB here and keep the keys across restarts")
   .option("--state-dir <dir>", "where kubeconfigs/, keys/ and stack.json go", DEFAULT_LOCAL_DIR)
+  .option("--bundled", "serve the deployable esbuild bundles instead of the TypeScript sources")
   .showHelpAfterError()
   .parse();
 
-const options = program.opts<{ scenario: string; port: number; dataDir?: string; stateDir: string }>();
+const options = program.opts<{
+  scenario: string;
+  port: number;
+  dataDir?: string;
+  stateDir: string;
+  bundled?: boolean;
+}>();
 const stateDir = resolve(options.stateDir);
 const stackFile = join(stateDir, "stack.json");
 
@@ -76,6 +84,7 @@ try {
     workDir: stateDir,
     stackFile,
     warm: true,
+    bundled: options.bundled === true,
   });
   if (stopping) await stack.close();
 } catch (err) {

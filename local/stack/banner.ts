@@ -10,6 +10,8 @@ export interface BannerInput {
   dataDir: string | null;
   kubeconfigs: Record<string, string>;
   example: StackExample | null;
+  /** Where the served bundles are, when the stack serves bundles rather than sources. */
+  bundlesDir?: string | null;
   /** More of the scenario to show (other Agents, restarted containers, a restart to try). */
   tour?: Tour | null;
   startupMs: number;
@@ -32,6 +34,9 @@ export function renderBanner(b: BannerInput): string {
     `  stack file      ${b.stackFile}`,
   ];
   for (const [id, path] of Object.entries(b.kubeconfigs)) lines.push(`  kubeconfig      ${id}: ${path}`);
+  lines.push(
+    `  functions       ${b.bundlesDir ? `esbuild bundles as deployed, in ${b.bundlesDir}` : "TypeScript sources (functions/)"}`,
+  );
   lines.push("");
   const ex = b.example;
   if (ex) {

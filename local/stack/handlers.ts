@@ -24,7 +24,7 @@ export class HandlerTimeoutError extends Error {
 }
 
 export interface HandlerLoader {
-  /** Whether `functions/<fn>.ts` exists yet. */
+  /** Whether the function's module (`functions/<fn>.ts`, or its bundle) exists yet. */
   exists(fn: FunctionName): boolean;
   load(fn: FunctionName): Promise<LambdaHandler>;
   /** Forgets the loaded handlers: the next request is a fresh cold start (new clients, empty caches). */
@@ -40,11 +40,14 @@ let instances = 0;
 export function createHandlerLoader(
   functionsDir: string,
   environment?: Record<string, string>,
+  opts: { bundlesDir?: string } = {},
 ): HandlerLoader {
   const instance = ++instances;
   const cache = new Map<FunctionName, Promise<LambdaHandler>>();
   let attempts = 0;
-  const file = (fn: FunctionName) => join(functionsDir, `${fn}.ts`);
+  // With `bundlesDir`, the esbuild bundles as deployed (`<fn>/index.mjs`, Lambda's `index.handler`).
+  const file = (fn: FunctionName) =>
+    opts.bundlesDir ? join(opts.bundlesDir, fn, "index.mjs") : join(functionsDir, `${fn}.ts`);
   return {
     exists: (fn) => existsSync(file(fn)),
     reset: () => cache.clear(),
@@ -55,7 +58,7 @@ export function createHandlerLoader(
         const url = `${pathToFileURL(file(fn)).href}?stack=${instance}&attempt=${++attempts}`;
         if (environment) applyEnvironment(environment);
         loading = import(/* @vite-ignore */ url).then((mod: { handler?: unknown }) => {
-          if (typeof mod.handler !== "function") throw new Error(`functions/${fn}.ts exports no handler`);
+          if (typeof mod.handler !== "function") throw new Error(`${file(fn)} exports no handler`);
           return mod.handler as LambdaHandler;
         });
         // A failed import is retried on the next request (the file may be mid-edit).

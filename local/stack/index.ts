@@ -46,6 +46,11 @@ export interface LocalStackOptions {
   loadTime?: Date;
   /** Import the handlers in the background once ready, so the first request is warm. */
   warm?: boolean;
+  /**
+   * Serve the deployable esbuild bundles (built here with the stack's own options, infra/bundle.ts)
+   * instead of the TypeScript sources: what ships is what runs.
+   */
+  bundled?: boolean;
 }
 
 type KubeSim = Awaited<ReturnType<typeof startKubeSim>>;
@@ -67,6 +72,8 @@ export interface LocalStack {
   reloadScenario(raw: unknown, loadTime?: Date): Promise<void>;
   /** The text `npm start` prints. */
   banner: string;
+  /** Where the handlers come from: the `functions/` sources, or the bundles directory. */
+  handlerSource: { kind: "sources"; dir: string } | { kind: "bundles"; dir: string };
   close(): Promise<void>;
 }
 
@@ -104,6 +111,18 @@ function listen(server: Server, port: number): Promise<number> {
       resolvePort((server.address() as AddressInfo).port);
     });
   });
+}
+
+/** Bundles every deployed function into `dir/<fn>/index.mjs`, as the CDK stack does. */
+async function buildBundles(dir: string): Promise<string> {
+  // Loaded only here: esbuild and the CDK function table are not part of a plain `npm start`.
+  const [{ bundleFunction }, { FUNCTIONS }] = await Promise.all([
+    import("../../infra/bundle.ts"),
+    import("../../infra/functions.ts"),
+  ]);
+  rmSync(dir, { recursive: true, force: true });
+  await Promise.all(FUNCTIONS.map(({ name }) => bundleFunction(name, dir)));
+  return dir;
 }
 
 export async function startLocalStack(opts: LocalStackOptions = {}): Promise<LocalStack> {
@@ -170,7 +189,9 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     applyEnvironment(environment);
 
     let ready = false;
-    const handlers = createHandlerLoader(join(REPO_ROOT, "functions"), environment);
+    const functionsDir = join(REPO_ROOT, "functions");
+    const bundlesDir = opts.bundled ? await buildBundles(join(workDir, "bundles")) : null;
+    const handlers = createHandlerLoader(functionsDir, environment, bundlesDir ? { bundlesDir } : {});
     const consoleAssets = createConsoleAssets(join(REPO_ROOT, "console"));
     closers.push(() => consoleAssets.close());
     const server = createApiServer({
@@ -245,6 +266,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       dataDir,
       kubeconfigs,
       example,
+      bundlesDir,
       tour: example ? tourOf(scenario, example) : null,
       startupMs: performance.now() - started,
     });
@@ -262,6 +284,9 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       workDir,
       environment,
       banner,
+      handlerSource: bundlesDir
+        ? { kind: "bundles", dir: bundlesDir }
+        : { kind: "sources", dir: functionsDir },
       async reloadScenario(next, loadTime) {
         sim.loadScenario(next, loadTime);
         await followScenario();
