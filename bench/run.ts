@@ -11,6 +11,7 @@ import * as p4 from "./p4-local-e2e.ts";
 import * as p5 from "./p5-dynamo-calls.ts";
 import * as p6 from "./p6-memory.ts";
 import * as p7 from "./p7-sustained.ts";
+import * as p8 from "./p8-hostile-bodies.ts";
 
 export interface Benchmark {
   id: string;
@@ -36,7 +37,7 @@ const pk: Benchmark = {
   },
 };
 
-const BENCHMARKS: Benchmark[] = [p1, p2, p3, p4, p5, p6, p7, pk];
+const BENCHMARKS: Benchmark[] = [p1, p2, p3, p4, p5, p6, p7, p8, pk];
 
 const filters = process.argv.slice(2).map((f) => f.toUpperCase());
 const selected = BENCHMARKS.filter(
