@@ -1,10 +1,13 @@
 /**
- * P2 (quality.md): every `hostile()` line (32 KiB each) through the whole redaction chain, as the
- * pipeline runs it on a line (control stripping, pseudonyms, redaction). Worst and median per line.
+ * P2 (quality.md): every `hostile()` line (67 shapes, 32 KiB each), timed two ways: the redaction
+ * chain alone on the raw line (the figure that compares across implementations), and the per-line
+ * path strip → classify → redact (`classifyLine`, which withholds plain text over 4 KiB before
+ * redaction). Per shape the median of several repetitions; `worst_ms` and `median_ms` are the
+ * larger of the two ways. The breakdown per way goes to stderr; the row keeps the contract's keys.
  */
 import { performance } from "node:perf_hooks";
+import { redactText } from "../lib/redact/index.ts";
 import { classifyLine } from "../lib/runtime-logs/classify.ts";
-import { redactText } from "../lib/runtime-logs/index.ts";
 import { loadCorpus, median, round } from "./corpus.ts";
 
 export const id = "P2";
@@ -12,39 +15,65 @@ export const id = "P2";
 /** Repetitions per shape: the median of 21 is robust to a stray GC pause on a noisy machine. */
 const REPEATS = 21;
 
-export async function run(): Promise<Record<string, unknown>> {
-  const corpus = await loadCorpus();
-  const lines = corpus.hostile(1);
-  const ctx = { identityKey: { id: "i1", secret: Buffer.alloc(32, 9) }, namespaceId: "ns" };
-  const once = (line: string): void => {
-    redactText(line);
-    classifyLine(line, ctx, { depth: 0 });
-  };
-  for (let i = 0; i < 3; i++) for (const l of lines) once(l.line);
-  // Per shape: the median of several repetitions (noise), then worst and median across shapes.
+interface Way {
+  worst: number;
+  worstCase: string;
+  median: number;
+}
+
+function time(lines: ReadonlyArray<{ name: string; line: string }>, once: (line: string) => void): Way {
   const perShape: number[] = [];
-  let worstName = "";
   let worst = 0;
+  let worstCase = "";
   for (const l of lines) {
     const times: number[] = [];
     for (let r = 0; r < REPEATS; r++) {
       const t = performance.now();
-      redactText(l.line);
+      once(l.line);
       times.push(performance.now() - t);
     }
     const m = median(times);
     perShape.push(m);
     if (m > worst) {
       worst = m;
-      worstName = l.name;
+      worstCase = l.name;
     }
   }
+  return { worst, worstCase, median: median(perShape) };
+}
+
+export async function run(): Promise<Record<string, unknown>> {
+  const corpus = await loadCorpus();
+  const lines = corpus.hostile(1);
+  const ctx = { identityKey: { id: "i1", secret: Buffer.alloc(32, 9) }, namespaceId: "ns" };
+  const redactOnly = (line: string): void => {
+    redactText(line);
+  };
+  const perLine = (line: string): void => {
+    classifyLine(line, ctx, { depth: 0 });
+  };
+  for (let i = 0; i < 3; i++) {
+    for (const l of lines) {
+      redactOnly(l.line);
+      perLine(l.line);
+    }
+  }
+  const chain = time(lines, redactOnly);
+  const path = time(lines, perLine);
+  const detail = {
+    redact_worst_ms: round(chain.worst),
+    redact_worst_case: chain.worstCase,
+    redact_median_ms: round(chain.median),
+    path_worst_ms: round(path.worst),
+    path_worst_case: path.worstCase,
+    path_median_ms: round(path.median),
+    repeats: REPEATS,
+  };
+  process.stderr.write(`P2 detail ${JSON.stringify(detail)}\n`);
   return {
     bench: "P2 hostile 32KiB",
-    worst_ms: round(worst),
-    median_ms: round(median(perShape)),
+    worst_ms: round(Math.max(chain.worst, path.worst)),
+    median_ms: round(Math.max(chain.median, path.median)),
     cases: lines.length,
-    repeats: REPEATS,
-    worst_case: worstName,
   };
 }

@@ -61,7 +61,7 @@ function replaceAll(s: string, needle: string, rep: string): string {
   let out = "";
   let from = 0;
   while (i >= 0) {
-    out += s.slice(from, i) + rep;
+    out += s.slice(from, i) + rep.repeat(needle.length);
     from = i + needle.length;
     i = s.indexOf(needle, from);
   }

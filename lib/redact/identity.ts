@@ -5,7 +5,9 @@
  */
 import { createHmac } from "node:crypto";
 import type { IdentityKey } from "../runtime-logs/types.ts";
+import { valueAfterKey } from "./grammar.ts";
 import { PROTECTED_BASE, PROTECTED_MAX } from "./marks.ts";
+import { isAlnum, isKeyChar, isOneMark, splice } from "./scan.ts";
 
 export type PseudonymKind = "actor" | "session";
 
@@ -29,58 +31,39 @@ export function pseudonymize(
 /** Whether `s` has the exact shape of a pseudonym. */
 export const isPseudonym = (s: string): boolean => PSEUDONYM.test(s);
 
-const FIELDS: ReadonlyArray<[string, PseudonymKind]> = [
-  ["sender_id=", "actor"],
-  ["session_key=", "session"],
-];
+/** Identity keys (restarts.md) and the pseudonym kind of their values. */
+const IDENTITY_KEYS = /sender_?id|session_?key/gi;
 
-const isKeyChar = (c: number): boolean =>
-  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45 || c === 46;
-const isValueEnd = (c: number): boolean => c <= 0x20 || c === 34 || c === 39 || (c >= 0xe000 && c <= 0xf8ff);
-
-export interface Protected {
-  /** The text with each pseudonym replaced by one protected placeholder character. */
-  text: string;
-  /** Pseudonyms (or the withheld marker) by placeholder index. */
-  values: string[];
+/** The pseudonym context: the identity key (null fails closed) and the namespace it is scoped to. */
+export interface IdentityContext {
+  identityKey: IdentityKey | null;
+  namespaceId: string;
 }
 
 /**
- * Replace the values of `sender_id=` and `session_key=` by their pseudonyms, as protected
- * placeholders the redaction chain leaves alone; `restorePseudonyms` puts them back afterwards.
+ * Replace the value of every identity key (`sender_id`, `session_key`, any case or camel form) in
+ * every quoting the key-value grammar knows (`key=v`, `key="v"`, `key='v'`, `key: v`, `"key":"v"`,
+ * escaped JSON) by a run of one protected placeholder; its pseudonym is appended to `values`.
+ * Runs before the chain, so no rule masks the pseudonym, and a raw identifier never leaves.
  */
-export function protectPseudonyms(text: string, key: IdentityKey | null, namespaceId: string): Protected {
-  if (!text.includes("sender_id=") && !text.includes("session_key=")) return { text, values: [] };
-  const hits: Array<[number, number, string]> = [];
-  for (const [name, kind] of FIELDS) {
-    let i = text.indexOf(name);
-    while (i >= 0) {
-      const v = i + name.length;
-      let end = v;
-      while (end < text.length && !isValueEnd(text.charCodeAt(end))) end++;
-      if ((i === 0 || !isKeyChar(text.charCodeAt(i - 1))) && end > v) {
-        hits.push([v, end, pseudonymize(key, kind, namespaceId, text.slice(v, end))]);
-      }
-      i = text.indexOf(name, Math.max(end, v));
-    }
+export function protectIdentities(s: string, ctx: IdentityContext | null, values: string[]): string {
+  const spans: number[] = [];
+  const reps: string[] = [];
+  IDENTITY_KEYS.lastIndex = 0;
+  for (let m = IDENTITY_KEYS.exec(s); m !== null; m = IDENTITY_KEYS.exec(s)) {
+    const ks = m.index;
+    const ke = IDENTITY_KEYS.lastIndex;
+    const before = s.charCodeAt(ks - 1);
+    if (isAlnum(before) || before === 95 || isKeyChar(s.charCodeAt(ke))) continue;
+    const value = valueAfterKey(s, ks, ke, false);
+    if (value === null || value.end <= value.start || isOneMark(s, value.start, value.end)) continue;
+    if (values.length > PROTECTED_MAX - PROTECTED_BASE) break;
+    const kind: PseudonymKind = m[0].toLowerCase().startsWith("sender") ? "actor" : "session";
+    const raw = s.slice(value.start, value.end);
+    values.push(ctx === null ? WITHHELD_IDENTITY : pseudonymize(ctx.identityKey, kind, ctx.namespaceId, raw));
+    spans.push(value.start, value.end);
+    reps.push(String.fromCharCode(PROTECTED_BASE + values.length - 1));
+    IDENTITY_KEYS.lastIndex = value.end;
   }
-  if (hits.length === 0) return { text, values: [] };
-  hits.sort((a, b) => a[0] - b[0]);
-  let out = "";
-  let from = 0;
-  const values: string[] = [];
-  for (const [start, end, value] of hits) {
-    if (start < from || values.length > PROTECTED_MAX - PROTECTED_BASE) continue;
-    out += text.slice(from, start) + String.fromCharCode(PROTECTED_BASE + values.length);
-    values.push(value);
-    from = end;
-  }
-  return { text: out + text.slice(from), values };
-}
-
-const PROTECTED_G = /[\uf000-\uf7ff]/g;
-
-export function restorePseudonyms(text: string, values: readonly string[]): string {
-  if (values.length === 0) return text;
-  return text.replace(PROTECTED_G, (ch) => values[ch.charCodeAt(0) - PROTECTED_BASE] ?? "");
+  return splice(s, spans, reps);
 }

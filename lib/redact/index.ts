@@ -6,8 +6,9 @@
  * alternations or single bounded character runs with nothing after them, so nothing backtracks.
  */
 import { type EventTextHints, maskEventNames } from "./event-text.ts";
-import { expandMarkers, neutralizePrivateUse } from "./marks.ts";
-import { protectExisting, restoreProtected } from "./protect.ts";
+import { type IdentityContext, protectIdentities } from "./identity.ts";
+import { neutralizePrivateUse, placeholderText } from "./marks.ts";
+import { protectExisting } from "./protect.ts";
 import type { Rule } from "./rule.ts";
 import { argv } from "./rules/argv.ts";
 import { authSchemes } from "./rules/auth-schemes.ts";
@@ -19,27 +20,22 @@ import { pem } from "./rules/pem.ts";
 import { providerTokens } from "./rules/provider-tokens.ts";
 import { query } from "./rules/query.ts";
 import { userinfo } from "./rules/userinfo.ts";
+import { neutralizeInvisible, type Shadow, shadowOf } from "./shadow.ts";
 import { compileTriggers } from "./triggers.ts";
 
 export type { EventTextHints } from "./event-text.ts";
 export {
+  type IdentityContext,
   isPseudonym,
-  type Protected,
   type PseudonymKind,
-  protectPseudonyms,
   pseudonymize,
-  restorePseudonyms,
   WITHHELD_IDENTITY,
 } from "./identity.ts";
-export {
-  neutralizePrivateUse,
-  PROTECTED_BASE,
-  PROTECTED_MAX,
-  REDACTION_KINDS,
-  type RedactionKind,
-} from "./marks.ts";
-export { protectExisting, restoreProtected } from "./protect.ts";
+export { REDACTION_KINDS, type RedactionKind } from "./marks.ts";
 export { findJwts } from "./rules/jwt.ts";
+export { isSecretKey } from "./rules/key-value.ts";
+export { PROVIDERS } from "./rules/provider-tokens.ts";
+export { neutralizeInvisible, shadowOf } from "./shadow.ts";
 
 /** The chain, in order. */
 export const RULES: readonly Rule[] = [
@@ -55,30 +51,79 @@ export const RULES: readonly Rule[] = [
   longToken,
 ];
 
-const TRIGGERS = compileTriggers(RULES);
+/** Identity keys are found by the same trigger scan (the last flag); they run before the chain. */
+const IDENTITY_WORDS: Rule = { name: "identity", words: ["sender", "session"], apply: (s) => s };
+export const TRIGGERS = compileTriggers([...RULES, IDENTITY_WORDS]);
+const F_IDENTITY = 1 << RULES.length;
 const NEEDS_LOWER = RULES.reduce((f, r, k) => (r.needsLower === true ? f | (1 << k) : f), 0);
 
-function redactChain(s: string): string {
-  const f = TRIGGERS.of(s);
-  if (f === 0) return s;
+/** Run the rules whose triggers `f` found, in order. */
+function redactChain(s: string, f: number): string {
   const lower = f & NEEDS_LOWER ? s.toLowerCase() : "";
   for (let k = 0; k < RULES.length; k++) if (f & (1 << k)) s = RULES[k]!.apply(s, lower);
   return s;
 }
 
+export interface RedactOptions {
+  /** Pseudonymize identities with this key and namespace; without it they are withheld. */
+  identity?: IdentityContext;
+  /** Event text: also mask node, image, Secret and ConfigMap names. */
+  event?: EventTextHints;
+}
+
 /**
- * Run the chain over a string that may hold caller-protected placeholders (U+F000–U+F7FF) but no
- * other private-use character; returns the text with markers already expanded.
+ * Redact one string that leaves the service. Rules run on the shadow of the text (invisible
+ * characters removed, compatibility forms folded) and mask the matching spans of the original;
+ * what is left of the original shows its invisible characters as escapes.
  */
-export function redactProtected(s: string): string {
-  return expandMarkers(redactChain(s));
+export function redact(text: string, options: RedactOptions = {}): string {
+  const original = neutralizePrivateUse(text);
+  const shadow = shadowOf(original);
+  // Protecting, pseudonymizing and masking only put placeholders in, which complete no trigger
+  // word: the triggers of the shadow hold for every later step.
+  const f = TRIGGERS.of(shadow.text);
+  if (f === 0 && options.event === undefined)
+    return shadow.invisible ? neutralizeInvisible(original) : original;
+  const values: string[] = [];
+  let s = protectExisting(shadow.text, values);
+  if (f & F_IDENTITY) s = protectIdentities(s, options.identity ?? null, values);
+  if (options.event !== undefined) s = maskEventNames(s, options.event);
+  s = redactChain(s, f);
+  return assemble(original, shadow, s, values);
+}
+
+const PLACEHOLDER_G = /[\ue000-\uf8ff]/g;
+
+/**
+ * The output: the original text with each placeholder run of the masked shadow replaced by its
+ * text (a marker or a pseudonym) over the original span it covers; the rest of the original kept,
+ * its invisible characters escaped.
+ */
+function assemble(original: string, shadow: Shadow, masked: string, values: readonly string[]): string {
+  const keep = shadow.invisible ? neutralizeInvisible : (t: string): string => t;
+  if (masked === shadow.text) return keep(original);
+  const { start, end } = shadow;
+  let out = "";
+  let pos = 0;
+  PLACEHOLDER_G.lastIndex = 0;
+  for (let m = PLACEHOLDER_G.exec(masked); m !== null; m = PLACEHOLDER_G.exec(masked)) {
+    const i = m.index;
+    const c = masked.charCodeAt(i);
+    let j = i + 1;
+    while (j < masked.length && masked.charCodeAt(j) === c) j++;
+    const from = start === null ? i : start[i]!;
+    const to = end === null ? j : end[j - 1]!;
+    if (from > pos) out += keep(original.slice(pos, from));
+    out += placeholderText(c, values);
+    if (to > pos) pos = to;
+    PLACEHOLDER_G.lastIndex = j;
+  }
+  return out + keep(original.slice(pos));
 }
 
 /** Redact one string that leaves the service (messages, fields, reasons). */
 export function redactText(text: string): string {
-  const values: string[] = [];
-  const s = protectExisting(neutralizePrivateUse(text), values);
-  return restoreProtected(expandMarkers(redactChain(s)), values);
+  return redact(text);
 }
 
 /**
@@ -86,7 +131,5 @@ export function redactText(text: string): string {
  * ConfigMap names (found by the usual phrasings, plus `hints`), then the whole redaction chain.
  */
 export function redactEventText(text: string, hints: EventTextHints = {}): string {
-  const values: string[] = [];
-  const s = protectExisting(maskEventNames(neutralizePrivateUse(text), hints), values);
-  return restoreProtected(expandMarkers(redactChain(s)), values);
+  return redact(text, { event: hints });
 }

@@ -1,6 +1,7 @@
 /**
- * Redaction kinds and their markers. While the chain runs, a redacted span is one private-use
- * character (a marker) that no later rule matches; markers become `[redacted:<kind>]` at the end.
+ * Redaction kinds and their markers. While the chain runs, each character of a redacted span is one
+ * private-use character (a marker) that no later rule matches; a run of one marker becomes
+ * `[redacted:<kind>]` at the end.
  */
 
 export const REDACTION_KINDS = [
@@ -37,18 +38,13 @@ export const PROTECTED_MAX = 0xf7ff;
 
 const ANY_PRIVATE_USE = /[\ue000-\uf8ff]/;
 const ANY_PRIVATE_USE_G = /[\ue000-\uf8ff]/g;
-/** Markers in use: one per redaction kind. */
-const MARKERS = new RegExp(`[\\ue100-\\u${(MARK_BASE + REDACTION_KINDS.length - 1).toString(16)}]`);
 
 const MARKER_TEXT = REDACTION_KINDS.map((k) => `[redacted:${k}]`);
 
-export function expandMarkers(s: string): string {
-  // One native replace per kind present (usually one or two): far cheaper than rebuilding in script.
-  for (let m = MARKERS.exec(s); m !== null; m = MARKERS.exec(s)) {
-    const marker = m[0];
-    s = s.replaceAll(marker, MARKER_TEXT[marker.charCodeAt(0) - MARK_BASE] ?? "");
-  }
-  return s;
+/** What a placeholder character stands for in the output. */
+export function placeholderText(c: number, values: readonly string[]): string {
+  if (c >= PROTECTED_BASE && c <= PROTECTED_MAX) return values[c - PROTECTED_BASE] ?? "\ufffd";
+  return MARKER_TEXT[c - MARK_BASE] ?? "\ufffd";
 }
 
 /** Input private-use characters would collide with markers; they become U+FFFD. */

@@ -7,20 +7,36 @@ export const isKeyChar = (c: number): boolean => isTokenChar(c) || c === 46;
 export const isSpace = (c: number): boolean => c <= 0x20;
 export const isPlaceholder = (c: number): boolean => c >= 0xe000 && c <= 0xf8ff;
 
-/** Replace sorted, non-overlapping [start, end) spans of `s` with their replacement. */
+export const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+
+/**
+ * Mask sorted, non-overlapping [start, end) spans of `s`: each character of a span becomes the
+ * span's one-character marker, so the text keeps its length and positions stay aligned with the
+ * shadow and the original (a run of one marker is one redaction).
+ */
 export function splice(s: string, spans: number[], reps: string[]): string {
   if (reps.length === 0) return s;
   let out = "";
   let from = 0;
   for (let k = 0; k < reps.length; k++) {
     const start = spans[2 * k]!;
-    out += s.slice(from, start) + reps[k]!;
-    from = spans[2 * k + 1]!;
+    const end = spans[2 * k + 1]!;
+    out += s.slice(from, start) + reps[k]!.repeat(end - start);
+    from = end;
   }
   return out + s.slice(from);
 }
 
-/** End of a word: first whitespace or marker at/after `i`; a quoted word runs to its closing quote. */
+/** Whether [a, b) is exactly one run of one placeholder (an earlier redaction or a pseudonym). */
+export function isOneMark(s: string, a: number, b: number): boolean {
+  const c = s.charCodeAt(a);
+  if (b <= a || !isPlaceholder(c)) return false;
+  for (let i = a + 1; i < b; i++) if (s.charCodeAt(i) !== c) return false;
+  // A run that continues past `b` was cut: not a whole value.
+  return s.charCodeAt(b) !== c && s.charCodeAt(a - 1) !== c;
+}
+
+/** End of a word: first whitespace at/after `i`; a quoted word runs to its closing quote. */
 export function wordEnd(s: string, i: number): number {
   const n = s.length;
   const q = s.charCodeAt(i);
@@ -30,7 +46,7 @@ export function wordEnd(s: string, i: number): number {
   }
   while (i < n) {
     const c = s.charCodeAt(i);
-    if (isSpace(c) || isPlaceholder(c)) break;
+    if (isSpace(c)) break;
     i++;
   }
   return i;

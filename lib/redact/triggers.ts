@@ -33,12 +33,13 @@ const bothCases = (c: number): number[] => (c >= 97 && c <= 122 ? [c, c - 32] : 
 
 /** Build the trigger scan for `rules` (rule `k` gets flag `1 << k`). */
 export function compileTriggers(rules: readonly Rule[]): Triggers {
-  /** Bit 4: first character of a word of two or more characters; bit 8: a one-character word. */
-  const charClass = new Uint8Array(128);
+  /** Per ASCII character: bit 1 base64, bit 2 base64url, bit 4 may start a word, bit 8 a one-character word. */
+  const table = new Uint8Array(128);
+  for (let c = 0; c < 128; c++) table[c] = ALPHABET[c]!;
   const singleFlags = new Uint32Array(128);
-  /** 1 where some word starts with this pair of characters (any case), at `first * 128 + second`. */
-  const pairs = new Uint8Array(128 * 128);
-  const wordsByFirst: TriggerWord[][] = Array.from({ length: 128 }, () => []);
+  /** Words by the pair of their first two characters (either case), at `first * 128 + second`. */
+  const byPair = new Int16Array(128 * 128);
+  const lists: TriggerWord[][] = [[]];
   let runFlags = 0;
   let all = 0;
   rules.forEach((rule, k) => {
@@ -48,16 +49,22 @@ export function compileTriggers(rules: readonly Rule[]): Triggers {
     for (const text of rule.words) {
       for (const first of bothCases(text.charCodeAt(0))) {
         if (text.length === 1) {
-          charClass[first]! |= 8;
+          table[first]! |= 8;
           singleFlags[first]! |= flag;
           continue;
         }
-        charClass[first]! |= 4;
-        const list = wordsByFirst[first]!;
-        const same = list.find((w) => w.text === text);
-        if (same !== undefined) same.flag |= flag;
-        else list.push({ text, flag });
-        for (const second of bothCases(text.charCodeAt(1))) pairs[first * 128 + second] = 1;
+        table[first]! |= 4;
+        for (const second of bothCases(text.charCodeAt(1))) {
+          const at = first * 128 + second;
+          if (byPair[at] === 0) {
+            byPair[at] = lists.length;
+            lists.push([]);
+          }
+          const list = lists[byPair[at]!]!;
+          const same = list.find((w) => w.text === text);
+          if (same !== undefined) same.flag |= flag;
+          else list.push({ text, flag });
+        }
       }
     }
   });
@@ -69,25 +76,20 @@ export function compileTriggers(rules: readonly Rule[]): Triggers {
       const n = s.length;
       for (let i = 0; i < n; i++) {
         const c = s.charCodeAt(i);
-        if (c >= 128) {
-          b64 = 0;
-          url = 0;
-          continue;
-        }
-        const alpha = ALPHABET[c]!;
-        if (alpha & 1) {
+        const t = c < 128 ? table[c]! : 0;
+        if (t & 1) {
           if (++b64 >= 40) flags |= runFlags;
         } else b64 = 0;
-        if (alpha & 2) {
+        if (t & 2) {
           if (++url >= 40) flags |= runFlags;
         } else url = 0;
-        const cls = charClass[c]!;
-        if (cls === 0) continue;
-        if (cls & 8) flags |= singleFlags[c]!;
-        if ((cls & 4) === 0 || i + 1 >= n) continue;
+        if (t < 4) continue;
+        if (t & 8) flags |= singleFlags[c]!;
+        if ((t & 4) === 0) continue;
         const next = s.charCodeAt(i + 1);
-        if (next >= 128 || pairs[c * 128 + next] === 0) continue;
-        const words = wordsByFirst[c]!;
+        const id = next < 128 ? byPair[c * 128 + next]! : 0;
+        if (id === 0) continue;
+        const words = lists[id]!;
         for (let k = 0; k < words.length; k++) {
           const w = words[k]!;
           if ((flags & w.flag) !== w.flag && wordAt(s, i, w.text)) flags |= w.flag;

@@ -4,13 +4,7 @@
  * pretty-printed JSON object, which the caller carries line to line within a page.
  */
 import type { Level } from "../domain.ts";
-import {
-  neutralizePrivateUse,
-  protectExisting,
-  protectPseudonyms,
-  redactProtected,
-  restorePseudonyms,
-} from "../redact/index.ts";
+import { redact } from "../redact/index.ts";
 import { fitUtf8, stripControls, utf8Length } from "./sanitize.ts";
 import type { FieldValue, IdentityKey, LineKind, RecordLevel, WithheldReason } from "./types.ts";
 
@@ -268,16 +262,9 @@ function pemShape(s: string): Pem {
   return Pem.None;
 }
 
-/** Redact one outgoing string with pseudonyms protected. */
+/** Redact one outgoing string, identities pseudonymized with the context's key. */
 export function cleanString(s: string, ctx: ClassifyContext): string {
-  const n = neutralizePrivateUse(s);
-  // Most strings hold neither identities, pseudonyms nor redactions: no placeholder bookkeeping.
-  if (!n.includes("=") && !n.includes("[redacted:") && !n.includes("hmac-sha256:v1:")) {
-    return redactProtected(n);
-  }
-  const p = protectPseudonyms(n, ctx.identityKey, ctx.namespaceId);
-  const text = protectExisting(p.text, p.values);
-  return restorePseudonyms(redactProtected(text), p.values);
+  return redact(s, { identity: ctx });
 }
 
 export function classifyLine(raw: string, ctx: ClassifyContext, run: JsonRunState): Classified {

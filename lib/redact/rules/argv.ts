@@ -4,7 +4,7 @@
  */
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
-import { isPlaceholder, isSpace, skipBlanks, splice, wordEnd } from "../scan.ts";
+import { isOneMark, isPlaceholder, isSpace, skipBlanks, splice, wordEnd } from "../scan.ts";
 
 const LONG_FLAGS = /--(?:password|passwd|token|api-key|apikey|with-token)(?=[= ]|$)/g;
 const USER_FLAGS = /(?:^|\s)(?:-u|--user)(?=[= ])/g;
@@ -29,8 +29,9 @@ function argvRule(s: string, lower: string): string {
     else v = skipBlanks(s, v);
     if (v >= s.length) return j;
     const c = s.charCodeAt(v);
-    if (c === 45 || c === 60 || c === 124 || isPlaceholder(c)) return j;
+    if (c === 45 || c === 60 || c === 124) return j;
     const end = wordEnd(s, v);
+    if (isOneMark(s, v, end)) return end;
     const q = s.charCodeAt(v);
     if ((q === 34 || q === 39) && end - 1 > v + 1) return add(v + 1, end - 1);
     return end > v ? add(v, end) : j;

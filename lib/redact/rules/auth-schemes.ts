@@ -1,7 +1,7 @@
 /** `bearer`, `basic`, `netrc`: credentials after an authentication scheme or a netrc `login`. */
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
-import { isAlnum, skipBlanks, splice, wordEnd } from "../scan.ts";
+import { isAlnum, isPlaceholder, skipBlanks, splice, wordEnd } from "../scan.ts";
 
 const BEARER = /\bbearer\s+/gi;
 const BASIC = /\bbasic\s+/gi;
@@ -19,7 +19,7 @@ function authSchemesRule(s: string, lower: string): string {
     for (let m = BEARER.exec(s); m !== null; m = BEARER.exec(s)) {
       let j = BEARER.lastIndex;
       let digit = false;
-      while (j < s.length && isB64Token(s.charCodeAt(j))) {
+      while (j < s.length && (isB64Token(s.charCodeAt(j)) || isPlaceholder(s.charCodeAt(j)))) {
         const c = s.charCodeAt(j);
         if (c >= 48 && c <= 57) digit = true;
         j++;

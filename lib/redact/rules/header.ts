@@ -1,15 +1,7 @@
 /** `header`: values of credential-carrying HTTP headers, to the end of the line or closing quote. */
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
-import {
-  closingQuote,
-  isAlnum,
-  isSpace,
-  onlyPlaceholders,
-  optionalQuote,
-  skipBlanks,
-  splice,
-} from "../scan.ts";
+import { closingQuote, isAlnum, isOneMark, isSpace, optionalQuote, skipBlanks, splice } from "../scan.ts";
 
 const HEADER_NAMES = /(?:proxy-)?authorization|(?:set-)?cookie|x-api-key/gi;
 
@@ -39,7 +31,7 @@ function headerRule(s: string): string {
       end = nl < 0 ? s.length : nl;
     }
     while (end > v && isSpace(s.charCodeAt(end - 1))) end--;
-    if (end <= v || onlyPlaceholders(s, v, end)) continue;
+    if (end <= v || isOneMark(s, v, end)) continue;
     spans.push(v, end);
     reps.push(M.header);
     HEADER_NAMES.lastIndex = end;

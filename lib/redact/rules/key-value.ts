@@ -1,82 +1,117 @@
-/** `key-value`: values of secret-named keys in JSON, flags, `key=value`/`key: value` and env style. */
+/**
+ * `key-value`: the value of a secret-named key, in every form of the grammar (see `grammar.ts`):
+ * bare, quoted at any escaping depth, bracketed (`config[password]`), URL-encoded, XML elements and
+ * name/value attributes, SQL (`PASSWORD '…'`, `IDENTIFIED BY '…'`), flags (`--db-pass v`) and env
+ * names with any affix or case (`DB_PASS`, `PGPASSWORD`, `authKey`, `encryptionKey`).
+ */
+import { skipBlanks, valueAfterKey, valueAt, wordAt } from "../grammar.ts";
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
-import {
-  closingQuote,
-  isKeyChar,
-  isPlaceholder,
-  isSpace,
-  onlyPlaceholders,
-  optionalQuote,
-  skipBlanks,
-  splice,
-} from "../scan.ts";
+import { isKeyChar, isOneMark, splice } from "../scan.ts";
 
-const SECRET_KEYS =
-  /token|secret|passw(?:or)?d|passphrase|pwd|api[_-]?key|authorization|cookie|credential|private[_-]?key|access[_-]?key|signature|[_-]key/gi;
+/** Where a secret-ish key may be; each hit is widened to its whole key and then judged. */
+const CANDIDATES = /pass|pwd|token|secret|key|auth|cookie|credential|signature|account|identified/gi;
 
-function isValueEnd(c: number): boolean {
+/** A key holding one of these (lower case) names a secret. */
+const SECRET_PARTS = [
+  "passw",
+  "passphrase",
+  "passcode",
+  "pwd",
+  "token",
+  "secret",
+  "apikey",
+  "api_key",
+  "api-key",
+  "api.key",
+  "authorization",
+  "cookie",
+  "credential",
+  "privatekey",
+  "private_key",
+  "private-key",
+  "accesskey",
+  "access_key",
+  "access-key",
+  "signature",
+  "_key",
+  "-key",
+  "account_id",
+  "accountid",
+];
+
+/**
+ * Whether `word` ends the key as a component of its own: after `_`, `-`, `.`, a camel-case hump
+ * (`dbPass`, `authKey`), or as the whole key when `whole` allows it.
+ */
+function endsWithPart(key: string, low: string, word: string, whole: boolean): boolean {
+  if (!low.endsWith(word)) return false;
+  const at = key.length - word.length;
+  if (at === 0) return whole;
+  const p = key.charCodeAt(at - 1);
+  if (p === 95 || p === 45 || p === 46) return true;
+  const c = key.charCodeAt(at);
+  return c >= 65 && c <= 90 && ((p >= 97 && p <= 122) || (p >= 48 && p <= 57));
+}
+
+/** Whether a key (as written, without quotes) names a secret. */
+export function isSecretKey(key: string): boolean {
+  const low = key.toLowerCase();
+  for (const part of SECRET_PARTS) if (low.includes(part)) return true;
   return (
-    isSpace(c) ||
-    c === 34 ||
-    c === 39 ||
-    c === 44 ||
-    c === 59 ||
-    c === 38 ||
-    c === 125 ||
-    c === 93 ||
-    c === 41 ||
-    c === 62 ||
-    c === 96 ||
-    c === 92 ||
-    isPlaceholder(c)
+    endsWithPart(key, low, "pass", true) ||
+    endsWithPart(key, low, "key", false) ||
+    endsWithPart(key, low, "auth", true) ||
+    endsWithPart(key, low, "account", true)
   );
+}
+
+/** A key right after `?`, `&`, `;` or `#` is a URL parameter: its value ends where the parameter does. */
+function inQuery(s: string, ks: number): boolean {
+  const c = s.charCodeAt(ks - 1);
+  return c === 63 || c === 38 || c === 59 || c === 35;
+}
+
+function paramEnd(s: string, start: number, end: number): number {
+  for (let i = start; i < end; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 38 || c === 59 || c === 35) return i;
+  }
+  return end;
 }
 
 function keyValueRule(s: string): string {
   const spans: number[] = [];
   const reps: string[] = [];
+  const n = s.length;
   let floor = 0;
-  SECRET_KEYS.lastIndex = 0;
-  for (let m = SECRET_KEYS.exec(s); m !== null; m = SECRET_KEYS.exec(s)) {
+  CANDIDATES.lastIndex = 0;
+  for (let m = CANDIDATES.exec(s); m !== null; m = CANDIDATES.exec(s)) {
     let ks = m.index;
     while (ks > floor && isKeyChar(s.charCodeAt(ks - 1))) ks--;
-    let ke = SECRET_KEYS.lastIndex;
-    while (ke < s.length && isKeyChar(s.charCodeAt(ke))) ke++;
-    SECRET_KEYS.lastIndex = ke;
+    let ke = CANDIDATES.lastIndex;
+    while (ke < n && isKeyChar(s.charCodeAt(ke))) ke++;
+    CANDIDATES.lastIndex = ke;
     floor = ke;
-    const flag = s.charCodeAt(ks) === 45;
-    let j = ke;
-    // A quoted key closes with its quote (plain or escaped).
-    const before = s.charCodeAt(ks - 1);
-    if (before === 34 || before === 39) {
-      if (s.charCodeAt(j) === before) j++;
-      else if (s.charCodeAt(j) === 92 && s.charCodeAt(j + 1) === 34) j += 2;
+    const key = s.slice(ks, ke);
+    let value = null;
+    if (m[0].toLowerCase() === "identified") {
+      // SQL: `IDENTIFIED BY 'v'` (also `IDENTIFIED WITH plugin BY 'v'` stays out of scope).
+      const by = skipBlanks(s, ke);
+      if (by > ke && wordAt(s, by, "by")) {
+        const v = skipBlanks(s, by + 2);
+        if (v > by + 2) value = valueAt(s, v);
+      }
+    } else if (isSecretKey(key.replace(/^-+/, ""))) {
+      value = valueAfterKey(s, ks, ke, s.charCodeAt(ks) === 45);
     }
-    const afterKey = j;
-    j = skipBlanks(s, j);
-    const sep = s.charCodeAt(j);
-    if (sep === 58 || sep === 61) {
-      j = skipBlanks(s, j + 1);
-    } else if (!(flag && j > afterKey)) {
-      continue;
-    }
-    if (j >= s.length) continue;
-    const [v, quote] = optionalQuote(s, j);
-    let end: number;
-    if (quote !== "") {
-      const close = closingQuote(s, v, quote);
-      end = close < 0 ? s.length : close;
-    } else {
-      if (flag && s.charCodeAt(v) === 45) continue;
-      end = v;
-      while (end < s.length && !isValueEnd(s.charCodeAt(end))) end++;
-    }
-    if (end <= v || isPlaceholder(s.charCodeAt(v)) || onlyPlaceholders(s, v, end)) continue;
-    spans.push(v, end);
+    if (value === null || value.end <= value.start) continue;
+    if (!value.quoted && inQuery(s, ks)) value.end = paramEnd(s, value.start, value.end);
+    if (isOneMark(s, value.start, value.end)) continue;
+    spans.push(value.start, value.end);
     reps.push(M["key-value"]);
-    SECRET_KEYS.lastIndex = Math.max(end, ke);
-    floor = SECRET_KEYS.lastIndex;
+    CANDIDATES.lastIndex = Math.max(value.end, ke);
+    floor = CANDIDATES.lastIndex;
   }
   return splice(s, spans, reps);
 }
@@ -84,21 +119,17 @@ function keyValueRule(s: string): string {
 export const keyValue: Rule = {
   name: "key-value",
   words: [
-    "authorization",
-    "cookie",
-    "x-api-key",
+    "pass",
+    "pwd",
     "token",
     "secret",
-    "passw",
-    "pwd",
-    "apikey",
-    "api.key",
+    "key",
+    "auth",
+    "cookie",
     "credential",
-    "private",
-    "access",
     "signature",
-    "_key",
-    "-key",
+    "account",
+    "identified",
   ],
   apply: keyValueRule,
 };

@@ -4,7 +4,7 @@
  */
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
-import { ALPHABET, splice } from "../scan.ts";
+import { ALPHABET, isPlaceholder, splice } from "../scan.ts";
 
 /** A maximal run of one token alphabet being scanned, and what kinds of characters it holds. */
 class Run {
@@ -23,6 +23,8 @@ class Run {
   }
 
   add(c: number): void {
+    // An earlier marker inside a run joins it (markers shield nothing) but says nothing of its look.
+    if (c >= 0xe000) return;
     if (c >= 48 && c <= 57) this.digit = true;
     else if (c >= 65 && c <= 90) {
       this.upper = true;
@@ -49,7 +51,7 @@ function randomRuns(s: string, b64Out: number[], urlOut: number[]): void {
   const url = new Run();
   for (let i = 0; i <= n; i++) {
     const c = i < n ? s.charCodeAt(i) : 0;
-    const cls = c < 128 ? ALPHABET[c]! & 3 : 0;
+    const cls = c < 128 ? ALPHABET[c]! & 3 : isPlaceholder(c) ? 3 : 0;
     if (cls & 1) {
       if (b64.start < 0) b64.begin(i);
       b64.add(c);
@@ -105,4 +107,9 @@ function longTokenRule(s: string): string {
   return splice(s, spans, reps);
 }
 
-export const longToken: Rule = { name: "long-token", words: [], longRun: true, apply: longTokenRule };
+export const longToken: Rule = {
+  name: "long-token",
+  words: ["[redacted:", "hmac-sha256:"],
+  longRun: true,
+  apply: longTokenRule,
+};

@@ -1,67 +1,255 @@
-/** `token`, `aws-key`, `google-key`: provider tokens recognized by their documented prefixes. */
+/**
+ * `token`, `aws-key`, `google-key`: provider tokens recognized by their documented prefixes. The
+ * prefixes and shapes are facts from the providers' documentation and the public secret-scanner
+ * catalogs (gitleaks, secretlint, trufflehog); each entry has a test (test/unit/redact/providers).
+ * A token is masked whole: the prefix and every token character after it (an earlier marker inside
+ * it does not end it).
+ */
 import { M, type RedactionKind } from "../marks.ts";
 import type { Rule } from "../rule.ts";
-import { isAlnum, isTokenChar, splice } from "../scan.ts";
+import { isAlnum, isLetter, isPlaceholder, splice } from "../scan.ts";
 
-export const PREFIXES =
-  /sk-|sk_live_|sk_test_|rk_live_|rk_test_|gh[pousr]_|github_pat_|xox[abpr]-|xapp-|glpat-|npm_|hf_|AKIA|ASIA|AIza/g;
+/** Character sets a token's body is made of. */
+const Body = {
+  /** `[A-Za-z0-9_-]` */
+  Url: 1,
+  /** `[A-Za-z0-9_.-]` */
+  Dotted: 2,
+  /** `[A-Za-z0-9+/=_-]` (base64 of either alphabet, with padding) */
+  Base64: 3,
+  /** `[0-9a-fA-F]` */
+  Hex: 4,
+  /** `[A-Z0-9]` */
+  Upper: 5,
+  /** `[A-Za-z0-9_/-]`: a URL path of tokens (webhook URLs) */
+  Path: 6,
+  /** any non-whitespace (`SharedAccessSignature sr=…&sig=…`) */
+  Word: 7,
+} as const;
+type Body = (typeof Body)[keyof typeof Body];
 
-function prefixRule(s: string): string {
+interface Provider {
+  prefix: string;
+  /** Fewest body characters that make it a token. */
+  min: number;
+  body: Body;
+  kind?: RedactionKind;
+  /** Must not follow a letter or digit (short or upper-case prefixes that occur inside words). */
+  strict?: boolean;
+}
+
+const t = (prefix: string, min: number, body: Body = Body.Url, extra: Partial<Provider> = {}): Provider => ({
+  prefix,
+  min,
+  body,
+  ...extra,
+});
+const aws = (prefix: string): Provider => t(prefix, 16, Body.Upper, { kind: "aws-key", strict: true });
+
+/** The catalog. */
+export const PROVIDERS: readonly Provider[] = [
+  // OpenAI (sk-proj-, sk-svcacct-, sk-admin-), Anthropic (sk-ant-api03-), OpenRouter, DeepSeek …
+  t("sk-", 8),
+  // Stripe
+  t("sk_live_", 8),
+  t("sk_test_", 8),
+  t("rk_live_", 8),
+  t("rk_test_", 8),
+  t("whsec_", 16),
+  // GitHub
+  ...["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"].map((p) => t(p, 8)),
+  // Slack
+  ...["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxe-", "xoxe.xoxp-", "xoxs-", "xoxo-", "xapp-"].map((p) =>
+    t(p, 8),
+  ),
+  t("hooks.slack.com/services/", 16, Body.Path),
+  t("discord.com/api/webhooks/", 16, Body.Path),
+  t("discordapp.com/api/webhooks/", 16, Body.Path),
+  // GitLab
+  ...[
+    "glpat-",
+    "gldt-",
+    "glrt-",
+    "glsoat-",
+    "glptt-",
+    "glft-",
+    "glimt-",
+    "glagent-",
+    "glcbt-",
+    "gloas-",
+    "glffct-",
+  ].map((p) => t(p, 8)),
+  t("GR1348941", 16, Body.Url, { strict: true }),
+  // npm, PyPI, RubyGems, Clojars
+  t("npm_", 8),
+  t("pypi-AgEIcHlwaS5vcmc", 16, Body.Base64),
+  t("rubygems_", 32),
+  t("CLOJARS_", 32),
+  // Hugging Face
+  t("hf_", 30),
+  t("api_org_", 30),
+  // AWS access key IDs (and the other unique-ID prefixes the catalogs list)
+  ...["AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "APKA"].map(aws),
+  ...["A3T"].map((p) => t(p, 17, Body.Upper, { kind: "aws-key", strict: true })),
+  // Google
+  t("AIza", 30, Body.Url, { kind: "google-key" }),
+  t("GOCSPX-", 20),
+  t("ya29.", 20, Body.Dotted),
+  // age
+  t("AGE-SECRET-KEY-1", 40, Body.Upper),
+  // Azure shared access signatures
+  t("SharedAccessSignature ", 8, Body.Word),
+  // Docker, Databricks, Grafana, Vault
+  t("dckr_pat_", 20),
+  t("dckr_oat_", 20),
+  t("dapi", 32, Body.Hex, { strict: true }),
+  t("glc_", 32, Body.Base64),
+  t("glsa_", 32),
+  t("eyJrIjoi", 40, Body.Base64),
+  t("hvs.", 24),
+  t("hvb.", 24),
+  t("hvr.", 24),
+  // DigitalOcean
+  t("dop_v1_", 32),
+  t("doo_v1_", 32),
+  t("dor_v1_", 32),
+  // Shopify
+  ...["shpat_", "shpca_", "shppa_", "shpss_"].map((p) => t(p, 20)),
+  // SendGrid, Mailgun, Brevo
+  t("SG.", 16, Body.Dotted, { strict: true }),
+  t("key-", 32, Body.Hex),
+  t("xkeysib-", 32),
+  // Linear, Doppler, Pulumi, Postman
+  t("lin_api_", 20),
+  t("lin_oauth_", 20),
+  ...["dp.pt.", "dp.st.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit."].map((p) => t(p, 20)),
+  t("pul-", 32),
+  t("PMAK-", 20),
+  // Twilio API key SID
+  t("SK", 32, Body.Hex, { strict: true }),
+  // Vercel, Cloudflare, Tailscale, Figma, Notion, Groq, 1Password
+  ...["vcp_", "vci_", "vca_", "vcr_", "vck_"].map((p) => t(p, 20)),
+  ...["cfk_", "cfut_", "cfat_"].map((p) => t(p, 40)),
+  t("tskey-", 16),
+  t("figd_", 32),
+  t("ntn_", 40),
+  t("gsk_", 40),
+  t("ops_eyJ", 40, Body.Base64),
+  // Atlassian, Bitbucket, Heroku, Sentry, Square, Contentful, Dynatrace, New Relic
+  t("ATATT3", 40, Body.Url, { strict: true }),
+  t("ATBB", 28, Body.Url, { strict: true }),
+  t("HRKU-", 20),
+  t("sntrys_", 32, Body.Base64),
+  t("sntryu_", 32),
+  t("sq0atp-", 20),
+  t("sq0csp-", 20),
+  t("CFPAT-", 20),
+  t("dt0c01.", 20, Body.Dotted),
+  ...["NRAK-", "NRJS-", "NRII-"].map((p) => t(p, 20)),
+  // Fly.io, PlanetScale, Prefect, ReadMe, Sourcegraph, Typeform, Supabase, Netlify, Render
+  t("fo1_", 20),
+  t("fm1r_", 20),
+  t("fm2_", 20),
+  ...["pscale_tkn_", "pscale_pw_", "pscale_oauth_"].map((p) => t(p, 20)),
+  t("pnu_", 30),
+  t("rdme_", 30),
+  t("sgp_", 20),
+  t("tfp_", 20),
+  t("sbp_", 30),
+  t("sb_secret_", 20),
+  t("nfp_", 30),
+  t("rnd_", 20),
+  // Replicate, xAI, Perplexity, Buildkite, CircleCI, Shippo, Duffel, Flutterwave, Alibaba, JFrog
+  t("r8_", 30),
+  t("xai-", 30),
+  t("pplx-", 30),
+  t("bkua_", 30),
+  t("CCIPAT_", 20),
+  t("shippo_live_", 30),
+  t("shippo_test_", 30),
+  t("duffel_live_", 30),
+  t("duffel_test_", 30),
+  t("FLWSECK-", 20),
+  t("FLWSECK_TEST-", 20),
+  t("LTAI", 20, Body.Url, { strict: true }),
+  t("AKCp", 60, Body.Url, { strict: true }),
+  // Mapbox secret tokens, OpenShift
+  t("sk.eyJ", 40, Body.Dotted),
+  t("sha256~", 40),
+];
+
+function inBody(c: number, body: Body): boolean {
+  if (isPlaceholder(c)) return true;
+  switch (body) {
+    case Body.Url:
+      return isAlnum(c) || c === 95 || c === 45;
+    case Body.Dotted:
+      return isAlnum(c) || c === 95 || c === 45 || c === 46;
+    case Body.Base64:
+      return isAlnum(c) || c === 43 || c === 47 || c === 61 || c === 95 || c === 45;
+    case Body.Hex:
+      return (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+    case Body.Upper:
+      return (c >= 48 && c <= 57) || (c >= 65 && c <= 90);
+    case Body.Path:
+      return isAlnum(c) || c === 95 || c === 45 || c === 47;
+    default:
+      return c > 0x20;
+  }
+}
+
+/** Candidates by the pair of their first two characters (case-sensitive), longest prefix first. */
+const BY_PAIR = new Map<number, Provider[]>();
+for (const p of [...PROVIDERS].sort((a, b) => b.prefix.length - a.prefix.length)) {
+  const key = p.prefix.charCodeAt(0) * 128 + p.prefix.charCodeAt(1);
+  const list = BY_PAIR.get(key) ?? [];
+  list.push(p);
+  BY_PAIR.set(key, list);
+}
+const FIRST = new Uint8Array(128);
+for (const p of PROVIDERS) FIRST[p.prefix.charCodeAt(0)] = 1;
+
+/** The provider whose prefix is at `i` (and may start a token there), or undefined. */
+function providerAt(s: string, i: number): Provider | undefined {
+  const c = s.charCodeAt(i);
+  if (c >= 128 || FIRST[c] === 0) return undefined;
+  const list = BY_PAIR.get(c * 128 + s.charCodeAt(i + 1));
+  if (list === undefined) return undefined;
+  const before = i > 0 ? s.charCodeAt(i - 1) : 32;
+  for (const p of list) {
+    if (!s.startsWith(p.prefix, i)) continue;
+    if (isLetter(before) || (p.strict === true && isAlnum(before))) continue;
+    return p;
+  }
+  return undefined;
+}
+
+/** Whether a provider prefix occurs anywhere in `s` (a key id must not pose as a token). */
+export function holdsProviderPrefix(s: string): boolean {
+  for (let i = 0; i + 1 < s.length; i++) if (providerAt(s, i) !== undefined) return true;
+  return false;
+}
+
+function providerRule(s: string): string {
   const spans: number[] = [];
   const reps: string[] = [];
-  PREFIXES.lastIndex = 0;
-  for (let m = PREFIXES.exec(s); m !== null; m = PREFIXES.exec(s)) {
-    const a = m.index;
-    const prefix = m[0];
-    let r = a + prefix.length;
-    while (r < s.length && isTokenChar(s.charCodeAt(r))) r++;
-    PREFIXES.lastIndex = r;
-    if (a > 0 && isAlnum(s.charCodeAt(a - 1))) continue;
-    const after = r - a - prefix.length;
-    let kind: RedactionKind | null = null;
-    if (prefix === "AKIA" || prefix === "ASIA") {
-      let u = a + 4;
-      while (u < r) {
-        const c = s.charCodeAt(u);
-        if ((c >= 65 && c <= 90) || (c >= 48 && c <= 57)) u++;
-        else break;
-      }
-      if (u - a - 4 >= 16) kind = "aws-key";
-    } else if (prefix === "AIza") {
-      if (after >= 30) kind = "google-key";
-    } else if (prefix === "hf_") {
-      if (after >= 30) kind = "token";
-    } else if (after >= 8) {
-      kind = "token";
-    }
-    if (kind !== null) {
-      spans.push(a, r);
-      reps.push(M[kind]);
-    }
+  const n = s.length;
+  for (let i = 0; i + 1 < n; i++) {
+    const p = providerAt(s, i);
+    if (p === undefined) continue;
+    const bodyStart = i + p.prefix.length;
+    let r = bodyStart;
+    while (r < n && inBody(s.charCodeAt(r), p.body)) r++;
+    if (r - bodyStart < p.min) continue;
+    spans.push(i, r);
+    reps.push(M[p.kind ?? "token"]);
+    i = r - 1;
   }
   return splice(s, spans, reps);
 }
 
 export const providerTokens: Rule = {
   name: "provider-tokens",
-  words: [
-    "sk-",
-    "sk_",
-    "rk_",
-    "ghp_",
-    "gho_",
-    "ghu_",
-    "ghs_",
-    "ghr_",
-    "github_pat_",
-    "xox",
-    "xapp-",
-    "glpat-",
-    "npm_",
-    "hf_",
-    "akia",
-    "asia",
-    "aiza",
-  ],
-  apply: prefixRule,
+  words: [...new Set(PROVIDERS.map((p) => p.prefix.slice(0, Math.min(p.prefix.length, 4)).toLowerCase()))],
+  apply: providerRule,
 };

@@ -1,7 +1,7 @@
 /** `query`: every value in the query string and fragment of absolute URLs and request paths. */
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
-import { isSpace, onlyPlaceholders, splice } from "../scan.ts";
+import { isOneMark, isSpace, splice } from "../scan.ts";
 
 function isUrlEnd(c: number): boolean {
   return isSpace(c) || c === 34 || c === 39 || c === 60 || c === 62 || c === 96;
@@ -45,7 +45,7 @@ function maskQuery(s: string, q: number, spans: number[], reps: string[]): numbe
       i++;
     }
     const valueStart = eq >= 0 ? eq + 1 : fragment ? start : -1;
-    if (valueStart >= 0 && i > valueStart && !onlyPlaceholders(s, valueStart, i)) {
+    if (valueStart >= 0 && i > valueStart && !isOneMark(s, valueStart, i)) {
       spans.push(valueStart, i);
       reps.push(M.query);
     }

@@ -1,31 +1,66 @@
-/** `userinfo`: `scheme://user:pass@` → `scheme://[redacted:userinfo]@`. */
+/**
+ * `userinfo`: the userinfo of any `scheme://` authority, masked whole → `scheme://[redacted:userinfo]@`.
+ * URLs are parsed, not pattern-matched: the authority ends at the last `@` before the host, so an
+ * empty user (`redis://:pw@`), a bare token as user (`https://TOKEN@host`) and `@`, `/`, `?`, `#` or
+ * `:` inside the password are all masked whole.
+ */
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
-import { isAlnum, isPlaceholder, isSpace, splice } from "../scan.ts";
+import { isAlnum, isOneMark, isSpace, splice } from "../scan.ts";
+
+/** Where a URL ends: whitespace, quotes and angle brackets (none of them may sit in a URL unescaped). */
+const isUrlEnd = (c: number): boolean =>
+  isSpace(c) || c === 34 || c === 39 || c === 96 || c === 60 || c === 62;
 
 function userinfoRule(s: string): string {
-  let i = s.indexOf("://");
-  if (i < 0 || !s.includes("@")) return s;
   const spans: number[] = [];
   const reps: string[] = [];
+  const n = s.length;
+  let i = s.indexOf("://");
   while (i >= 0) {
     const start = i + 3;
-    let j = start;
-    let colon = -1;
-    while (j < s.length) {
-      const c = s.charCodeAt(j);
-      if (c === 47 || c === 63 || c === 35 || c === 64 || isSpace(c) || c === 34 || c === 39) break;
-      if (c === 60 || c === 62 || isPlaceholder(c)) break;
-      if (c === 58 && colon < 0) colon = j;
-      j++;
+    // The URL: up to whitespace or a quote. Within it, the first `/`, `?` or `#` ends a plain
+    // authority; `@` before it is the userinfo separator (the last one wins).
+    let end = start;
+    let delim = -1;
+    let lastAt = -1;
+    let atBeforeDelim = -1;
+    while (end < n) {
+      const c = s.charCodeAt(end);
+      if (isUrlEnd(c)) break;
+      if (c === 64) {
+        lastAt = end;
+        if (delim < 0) atBeforeDelim = end;
+      } else if (delim < 0 && (c === 47 || c === 63 || c === 35)) delim = end;
+      end++;
     }
-    if (s.charCodeAt(j) === 64 && colon > start && i > 0 && isAlnum(s.charCodeAt(i - 1))) {
-      spans.push(start, j);
+    // With a userinfo, the host follows the last `@`: the password may hold `@`, `/`, `?`, `#`
+    // (`u:p@s/s?x@db`); a later `@` that was really in the path only masks more. Without an `@`
+    // before the first `/`, `?` or `#`, a colon followed by something that is not a port still
+    // means the delimiter sits inside a password (`user:pa/ss@host`).
+    let at = -1;
+    if (atBeforeDelim >= 0) at = lastAt;
+    else if (lastAt > delim && delim >= 0 && passwordLike(s, start, delim)) at = lastAt;
+    const schemeOk = i > 0 && isAlnum(s.charCodeAt(i - 1));
+    if (schemeOk && at > start && !isOneMark(s, start, at)) {
+      spans.push(start, at);
       reps.push(M.userinfo);
     }
-    i = s.indexOf("://", j);
+    i = s.indexOf("://", Math.max(end, start));
   }
   return splice(s, spans, reps);
+}
+
+/** Whether `[start, delim)` reads as `user:password…` rather than `host:port`. */
+function passwordLike(s: string, start: number, delim: number): boolean {
+  const colon = s.indexOf(":", start);
+  if (colon < 0 || colon >= delim) return false;
+  for (let k = colon + 1; k < delim; k++) {
+    const c = s.charCodeAt(k);
+    if (c < 48 || c > 57) return true;
+  }
+  // `host:` followed by digits only is a port; an empty user (`redis://:p/w@`) is not a host.
+  return colon === start || delim === colon + 1;
 }
 
 export const userinfo: Rule = { name: "userinfo", words: ["://"], apply: userinfoRule };

@@ -1,0 +1,125 @@
+/**
+ * The matching shadow (docs: pipeline §3a). Rules match on a copy of the text in which invisible
+ * characters are removed and compatibility forms folded (NFKC per character: NBSP → space,
+ * fullwidth → ASCII), so `pass\u200bword=…` or a fullwidth `ｐａｓｓｗｏｒｄ` is still a password. An
+ * index map leads each shadow character back to the original character it came from, so a span
+ * masked on the shadow masks the corresponding span of the original.
+ */
+
+/**
+ * Invisible characters: every format character (`Cf`: zero-width space and joiners, soft hyphen,
+ * word joiner, bidi controls, BOM, tag characters…), variation selectors, the combining grapheme
+ * joiner and the Hangul fillers. The shadow drops them; the output shows them escaped.
+ */
+const INVISIBLE_SOURCE = "\\p{Cf}\\u034f\\u115f\\u1160\\u3164\\uffa0\\ufe00-\\ufe0f\\u{e0100}-\\u{e01ef}";
+const INVISIBLE = new RegExp(`[${INVISIBLE_SOURCE}]`, "u");
+const INVISIBLE_G = new RegExp(`[${INVISIBLE_SOURCE}]`, "gu");
+/** Anything but printable ASCII (and tab): the shadow of such a string may differ from it. */
+const NOT_PLAIN = /[^\x20-\x7e\t]/;
+const NON_ASCII_G = /[^\x00-\x7f]+/g;
+
+export interface Shadow {
+  /** The text rules match on. */
+  text: string;
+  /**
+   * For shadow character `i`, the original span it came from: `[start[i], end[i])`; `null` when the
+   * shadow is the original text itself (then the map is the identity).
+   */
+  start: Int32Array | null;
+  end: Int32Array | null;
+  /** Whether the original holds invisible characters (they must be escaped on the way out). */
+  invisible: boolean;
+}
+
+/** Per-character folds, remembered: a hostile line repeats a few characters many times. */
+const FOLDS = new Map<string, string>();
+const MAX_FOLDS = 4096;
+
+function fold(ch: string): string {
+  let f = FOLDS.get(ch);
+  if (f === undefined) {
+    f = ch.normalize("NFKC");
+    if (INVISIBLE.test(f)) f = f.replace(INVISIBLE_G, "");
+    if (FOLDS.size < MAX_FOLDS) FOLDS.set(ch, f);
+  }
+  return f;
+}
+
+/** The shadow of `s`. Printable ASCII, and text that is already NFKC without invisibles, is its own shadow. */
+export function shadowOf(s: string): Shadow {
+  if (!NOT_PLAIN.test(s)) return { text: s, start: null, end: null, invisible: false };
+  const invisible = INVISIBLE.test(s);
+  if (!invisible && s.normalize("NFKC") === s) return { text: s, start: null, end: null, invisible };
+  // Worst case a character folds to a few more (ligatures, squared words): grow on demand.
+  let cap = s.length + 16;
+  let start = new Int32Array(cap);
+  let end = new Int32Array(cap);
+  let out = "";
+  let n = 0;
+  const ensure = (extra: number): void => {
+    if (n + extra <= cap) return;
+    cap = Math.max(cap * 2, n + extra);
+    const s2 = new Int32Array(cap);
+    const e2 = new Int32Array(cap);
+    s2.set(start.subarray(0, n));
+    e2.set(end.subarray(0, n));
+    start = s2;
+    end = e2;
+  };
+  let from = 0;
+  NON_ASCII_G.lastIndex = 0;
+  for (let m = NON_ASCII_G.exec(s); m !== null; m = NON_ASCII_G.exec(s)) {
+    // The ASCII run before this match maps one to one.
+    const a = m.index;
+    ensure(a - from);
+    for (let i = from; i < a; i++) {
+      start[n] = i;
+      end[n] = i + 1;
+      n++;
+    }
+    out += s.slice(from, a);
+    const run = m[0];
+    const b = a + run.length;
+    if (!INVISIBLE.test(run) && run.normalize("NFKC") === run) {
+      ensure(run.length);
+      for (let i = a; i < b; i++) {
+        start[n] = i;
+        end[n] = i + 1;
+        n++;
+      }
+      out += run;
+    } else {
+      for (let i = a; i < b; ) {
+        const cp = s.codePointAt(i)!;
+        const w = cp > 0xffff ? 2 : 1;
+        const f = fold(s.slice(i, i + w));
+        ensure(f.length);
+        for (let k = 0; k < f.length; k++) {
+          start[n] = i;
+          end[n] = i + w;
+          n++;
+        }
+        out += f;
+        i += w;
+      }
+    }
+    from = b;
+  }
+  ensure(s.length - from);
+  for (let i = from; i < s.length; i++) {
+    start[n] = i;
+    end[n] = i + 1;
+    n++;
+  }
+  out += s.slice(from);
+  return { text: out, start, end, invisible };
+}
+
+function escapeInvisible(ch: string): string {
+  return `\\u{${ch.codePointAt(0)!.toString(16).toUpperCase()}}`;
+}
+
+/** Invisible characters written as visible escapes (`\u{200B}`), as the CLI shows them. */
+export function neutralizeInvisible(s: string): string {
+  return INVISIBLE.test(s) ? s.replace(INVISIBLE_G, escapeInvisible) : s;
+}
