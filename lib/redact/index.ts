@@ -37,7 +37,10 @@ export { isSecretKey } from "./rules/key-value.ts";
 export { PROVIDERS } from "./rules/provider-tokens.ts";
 export { neutralizeInvisible, shadowOf } from "./shadow.ts";
 
-/** The chain, in order. */
+/**
+ * The chain, in order. Key-value runs just before query: a query value masked first could hide a
+ * key the key-value grammar needs (`?q=password => v`); key-value stops at `&` inside a query.
+ */
 export const RULES: readonly Rule[] = [
   pem,
   argv,
@@ -46,8 +49,8 @@ export const RULES: readonly Rule[] = [
   jwt,
   userinfo,
   providerTokens,
-  query,
   keyValue,
+  query,
   longToken,
 ];
 

@@ -38,6 +38,14 @@ const SECRET_PARTS = [
   "-key",
   "account_id",
   "accountid",
+  // Env names written without a separator (`AUTHKEY`, `ENCRYPTIONKEY`).
+  "authkey",
+  "encryptionkey",
+  "signingkey",
+  "masterkey",
+  "secretkey",
+  "accountkey",
+  "sharedkey",
 ];
 
 /**
@@ -91,6 +99,8 @@ function keyValueRule(s: string): string {
     while (ks > floor && isKeyChar(s.charCodeAt(ks - 1))) ks--;
     let ke = CANDIDATES.lastIndex;
     while (ke < n && isKeyChar(s.charCodeAt(ke))) ke++;
+    // `password->v`: the arrow's `-` is not part of the key.
+    if (s.charCodeAt(ke) === 62 && s.charCodeAt(ke - 1) === 45) ke--;
     CANDIDATES.lastIndex = ke;
     floor = ke;
     const key = s.slice(ks, ke);

@@ -30,6 +30,8 @@ function queryRule(s: string): string {
   return splice(s, spans, reps);
 }
 
+const isQuote = (c: number): boolean => c === 34 || c === 39 || c === 96;
+
 /** Mask every value of the query/fragment starting at `q` (`?` or `#`); returns its end. */
 function maskQuery(s: string, q: number, spans: number[], reps: string[]): number {
   const n = s.length;
@@ -45,6 +47,15 @@ function maskQuery(s: string, q: number, spans: number[], reps: string[]): numbe
       i++;
     }
     const valueStart = eq >= 0 ? eq + 1 : fragment ? start : -1;
+    // A quote right after `=` or `:` opens a quoted value (`?q=password="a b"`): it runs to its close,
+    // or the masked `password=` would hide the key the key-value rule needs.
+    if (valueStart >= 0 && i < n && isQuote(s.charCodeAt(i))) {
+      const p = s.charCodeAt(i - 1);
+      if (i === valueStart || p === 61 || p === 58) {
+        const close = s.indexOf(s[i]!, i + 1);
+        i = close < 0 ? n : close + 1;
+      }
+    }
     if (valueStart >= 0 && i > valueStart && !isOneMark(s, valueStart, i)) {
       spans.push(valueStart, i);
       reps.push(M.query);

@@ -8,9 +8,11 @@ import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
 import { isAlnum, isOneMark, isSpace, splice } from "../scan.ts";
 
-/** Where a URL ends: whitespace, quotes and angle brackets (none of them may sit in a URL unescaped). */
-const isUrlEnd = (c: number): boolean =>
-  isSpace(c) || c === 34 || c === 39 || c === 96 || c === 60 || c === 62;
+/**
+ * Where a URL ends: whitespace, double quotes, backticks and angle brackets (none may sit in a URL
+ * unescaped; a single quote may, as a sub-delimiter inside a password).
+ */
+const isUrlEnd = (c: number): boolean => isSpace(c) || c === 34 || c === 96 || c === 60 || c === 62;
 
 function userinfoRule(s: string): string {
   const spans: number[] = [];

@@ -1,0 +1,502 @@
+/**
+ * Generators of secret shapes over the grammars of docs pipeline §3a, for the attacker tests: key
+ * forms × separators × quotings × escaping depth 0–3 × invisible and compatibility characters, URL
+ * authorities, provider tokens, identities. Each shape carries its canaries: random segments of the
+ * secret that must not appear in any output byte (a masked prefix with a leaked rest still fails).
+ */
+import fc from "fast-check";
+import { PROVIDERS } from "../../../lib/redact/index.ts";
+
+export interface Shape {
+  /** The text (one line, no newline). */
+  text: string;
+  /** Random pieces of secrets that must not survive. */
+  canaries: string[];
+  /** What grammar produced it (for failure messages). */
+  family: string;
+}
+
+const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+const LOWER = "abcdefghijklmnopqrstuvwxyz";
+const DIGITS = "0123456789";
+const ALNUM = UPPER + LOWER + DIGITS;
+
+const fromAlphabet = (alphabet: string, min: number, max: number): fc.Arbitrary<string> =>
+  fc
+    .array(fc.integer({ min: 0, max: alphabet.length - 1 }), { minLength: min, maxLength: max })
+    .map((xs) => xs.map((i) => alphabet[i]).join(""));
+
+/** A random segment that cannot occur by chance elsewhere: mixed case and a digit, 7–10 characters. */
+export const segment: fc.Arbitrary<string> = fc
+  .tuple(
+    fromAlphabet(ALNUM, 4, 7),
+    fc.constantFrom(...UPPER),
+    fc.constantFrom(...LOWER),
+    fc.constantFrom(...DIGITS),
+  )
+  .map(([a, u, l, d]) => `${u}${a}${l}${d}`);
+
+/** Punctuation that must never end a value. */
+const PUNCT = [
+  ",",
+  ";",
+  "&",
+  ")",
+  "]",
+  "}",
+  ">",
+  "\\",
+  "'",
+  "|",
+  "!",
+  "$",
+  "%",
+  "*",
+  "+",
+  "=",
+  "/",
+  ":",
+  "#",
+  "@",
+  "?",
+];
+
+/** An unquoted value: segments joined by punctuation (no whitespace). */
+const unquotedValue = fc
+  .array(fc.tuple(segment, fc.constantFrom(...PUNCT)), { minLength: 1, maxLength: 3 })
+  .chain((parts) =>
+    segment.map((last) => ({
+      text: parts.map(([s, p]) => s + p).join("") + last,
+      canaries: [...parts.map(([s]) => s), last],
+    })),
+  );
+
+/** A quoted value may also hold spaces and the other quote kinds. */
+const quotedValue = (quote: string) =>
+  fc
+    .array(fc.tuple(segment, fc.constantFrom(" ", ", ", "; ", "'", '"', "`", ")", "]", "}", "\\\\")), {
+      minLength: 0,
+      maxLength: 2,
+    })
+    .chain((parts) =>
+      segment.map((last) => {
+        const body = parts.map(([s, p]) => s + (p === quote ? " " : p)).join("");
+        return { text: body + last, canaries: [...parts.map(([s]) => s), last] };
+      }),
+    );
+
+/** Secret-named keys, as programs name them (env, camel, kebab, dotted, flags). */
+const KEY_NAMES = [
+  "password",
+  "passwd",
+  "pwd",
+  "passphrase",
+  "secret",
+  "client_secret",
+  "token",
+  "access_token",
+  "auth_token",
+  "api_key",
+  "apiKey",
+  "api-key",
+  "apikey",
+  "access_key",
+  "aws_secret_access_key",
+  "private_key",
+  "privateKey",
+  "credentials",
+  "DB_PASS",
+  "DB_PASSWORD",
+  "PGPASSWORD",
+  "MYSQL_PWD",
+  "REDIS_PASS",
+  "authKey",
+  "encryptionKey",
+  "signingKey",
+  "x-auth-token",
+  "app.secret",
+  "cookie",
+  "signature",
+];
+
+const caseOf = (k: string, mode: number): string =>
+  mode === 1 ? k.toUpperCase() : mode === 2 ? k.toLowerCase() : k;
+
+/** A key name with an affix and a case. */
+export const keyName: fc.Arbitrary<string> = fc
+  .tuple(
+    fc.constantFrom(...KEY_NAMES),
+    fc.constantFrom("", "db_", "app.", "my-", "MY_", "gh_"),
+    fc.integer({ min: 0, max: 2 }),
+  )
+  .map(([k, affix, mode]) => caseOf(affix + k, mode));
+
+const SEPARATORS = ["=", ":", ":=", "=>", "->", " = ", ": ", " => ", " := ", " -> "];
+const QUOTES = ['"', "'", "`"];
+
+/** A key-value fragment in one of the grammar's forms, with its canaries. */
+const keyValueFragment: fc.Arbitrary<{ text: string; canaries: string[]; form: string }> = fc
+  .tuple(
+    keyName,
+    fc.constantFrom(...SEPARATORS),
+    fc.integer({ min: 0, max: 11 }),
+    fc.constantFrom(...QUOTES),
+    unquotedValue,
+    fc.constantFrom(...QUOTES).chain((q) => quotedValue(q).map((v) => ({ q, v }))),
+  )
+  .map(([k, sep, form, kq, uv, { q, v }]) => {
+    const qv = `${q}${v.text}${q}`;
+    switch (form) {
+      case 0:
+        return { text: `${k}${sep}${uv.text}`, canaries: uv.canaries, form: "bare" };
+      case 1:
+        return { text: `${k}${sep}${qv}`, canaries: v.canaries, form: "bare-quoted" };
+      case 2:
+        return { text: `${kq}${k}${kq}${sep}${qv}`, canaries: v.canaries, form: "quoted" };
+      case 3:
+        return { text: `config[${k}]${sep}${uv.text}`, canaries: uv.canaries, form: "bracketed" };
+      case 4:
+        return { text: `params["${k}"]${sep}${qv}`, canaries: v.canaries, form: "bracketed-quoted" };
+      case 5:
+        return { text: `${k}%3D${uv.text}`, canaries: uv.canaries, form: "url-encoded" };
+      case 6:
+        return { text: `<${k}>${v.text.replace(/[<]/g, "")}</${k}>`, canaries: v.canaries, form: "xml" };
+      case 7:
+        return {
+          text: `<add name="${k}" value="${v.text.replace(/"/g, "'")}"/>`,
+          canaries: v.canaries,
+          form: "name-value",
+        };
+      case 8:
+        return {
+          text: `{"name":"${k}","value":"${v.text.replace(/["\\]/g, "'")}"}`,
+          canaries: v.canaries,
+          form: "json-name-value",
+        };
+      case 9:
+        return {
+          text: `ALTER USER app WITH PASSWORD '${v.text.replace(/'/g, "")}'`,
+          canaries: v.canaries,
+          form: "sql",
+        };
+      case 10:
+        return {
+          text: `CREATE USER app IDENTIFIED BY '${v.text.replace(/'/g, "")}'`,
+          canaries: v.canaries,
+          form: "sql",
+        };
+      default:
+        return { text: `--${k.replace(/[._]/g, "-")} ${uv.text}`, canaries: uv.canaries, form: "flag" };
+    }
+  });
+
+/** JSON-escape `s` `depth` times (as a string nested in JSON nested in JSON …), optionally as `\u0022`. */
+export function escapeDepth(s: string, depth: number, unicode: boolean): string {
+  let out = s;
+  for (let d = 0; d < depth; d++) out = JSON.stringify(out).slice(1, -1);
+  return unicode && depth > 0 ? out.replaceAll('\\"', "\\u0022") : out;
+}
+
+/** Invisible characters an attacker can slip in, and the compatibility forms the shadow folds. */
+export const INVISIBLES = [
+  "\u200b",
+  "\u200c",
+  "\u200d",
+  "\u00ad",
+  "\u2060",
+  "\ufeff",
+  "\u202e",
+  "\u2066",
+  "\u180e",
+  "\ufe0f",
+];
+
+const fullwidth = (s: string): string =>
+  [...s].map((c) => (c >= "!" && c <= "~" ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c)).join("");
+
+/** Insert invisible characters into the key part (before the value starts) at random positions. */
+const disguise = (text: string, valueAt: number, picks: number[], mode: number): string => {
+  if (mode === 0) return text;
+  let head = text.slice(0, valueAt);
+  const tail = text.slice(valueAt);
+  if (mode === 3) return fullwidth(head) + tail;
+  for (const p of picks) {
+    const at = p % (head.length + 1);
+    head = head.slice(0, at) + INVISIBLES[p % INVISIBLES.length] + head.slice(at);
+  }
+  if (mode === 2) head = head.replaceAll(" ", "\u00a0");
+  return head + tail;
+};
+
+const CONTEXT_BEFORE = [
+  "",
+  "ERROR ",
+  "WARN retry ",
+  "INFO config loaded: ",
+  'DEBUG {"msg":"',
+  'level=error msg="',
+  "[gateway] ",
+];
+const CONTEXT_AFTER = ["", " done", '" }', ", retrying", " (from env)"];
+
+/** Key-value shapes: every form, separator, quoting, escaping depth and disguise. */
+export const keyValueShape: fc.Arbitrary<Shape> = fc
+  .tuple(
+    keyValueFragment,
+    fc.integer({ min: 0, max: 3 }),
+    fc.boolean(),
+    fc.integer({ min: 0, max: 3 }),
+    fc.array(fc.nat(), { minLength: 1, maxLength: 3 }),
+    fc.constantFrom(...CONTEXT_BEFORE),
+    fc.constantFrom(...CONTEXT_AFTER),
+  )
+  .map(([frag, depth, unicode, mode, picks, before, after]) => {
+    const firstCanary = frag.text.indexOf(frag.canaries[0]!);
+    const disguised = disguise(frag.text, Math.max(0, firstCanary - 1), picks, mode);
+    return {
+      text: before + escapeDepth(disguised, depth, unicode) + after,
+      canaries: frag.canaries,
+      family: `key-value/${frag.form}/depth${depth}${unicode ? "/u0022" : ""}/disguise${mode}`,
+    };
+  });
+
+/** URL authorities: empty user, bare token as user, `@ / ? : #` inside the password. */
+export const urlShape: fc.Arbitrary<Shape> = fc
+  .tuple(
+    fc.constantFrom(
+      "https",
+      "http",
+      "postgres",
+      "postgresql",
+      "redis",
+      "mongodb+srv",
+      "amqp",
+      "mysql",
+      "ftp",
+      "git+ssh",
+    ),
+    fc.integer({ min: 0, max: 3 }),
+    segment,
+    segment,
+    fc.array(
+      fc.tuple(
+        fc.constantFrom("@", "/", "?", ":", "#", "!", "$", "&", "'", "(", "*", "+", ",", ";", "=", "%40"),
+        segment,
+      ),
+      {
+        maxLength: 2,
+      },
+    ),
+    fc.constantFrom(
+      "db.internal:5432/app",
+      "github.com/org/repo.git",
+      "cache:6379/0",
+      "h/x?y=1",
+      "example.com",
+    ),
+    fc.constantFrom("", '"', "'", "(", "url="),
+  )
+  .map(([scheme, form, user, pw, extra, host, quote]) => {
+    const password = pw + extra.map(([p, s]) => p + s).join("");
+    const userinfo =
+      form === 0 ? `:${password}` : form === 1 ? user : form === 2 ? `${user}:${password}` : `${user}:`;
+    const close = quote === "(" ? ")" : quote === "url=" ? "" : quote;
+    const canaries =
+      form === 1
+        ? [user]
+        : form === 3
+          ? [user]
+          : form === 0
+            ? [pw, ...extra.map(([, s]) => s)]
+            : [user, pw, ...extra.map(([, s]) => s)];
+    return {
+      text: `connecting to ${quote}${scheme}://${userinfo}@${host}${close} now`,
+      canaries,
+      family: `url/${["empty-user", "bare-token", "user-password", "user-only"][form]}`,
+    };
+  });
+
+const BODY: Record<number, string> = {
+  1: `${ALNUM}_-`,
+  2: `${ALNUM}_-`,
+  3: `${ALNUM}+/`,
+  4: "0123456789abcdef",
+  5: UPPER + DIGITS,
+  6: `${ALNUM}_-`,
+  7: `${ALNUM}`,
+};
+
+/** Every provider of the catalog: its prefix and a random body of at least its minimum length. */
+export const providerShape: fc.Arbitrary<Shape> = fc
+  .tuple(
+    fc.integer({ min: 0, max: PROVIDERS.length - 1 }),
+    fc.integer({ min: 0, max: 24 }),
+    fc.nat(),
+    fc.constantFrom(" ", "=", ": ", '="', " '", "(", "_", "1"),
+  )
+  .chain(([i, extra, seed, anyLead]) => {
+    const p = PROVIDERS[i]!;
+    // Prefixes that occur inside words count only at a word boundary (as the catalogs match them).
+    const lead = p.strict === true && (anyLead === "_" || anyLead === "1") ? " " : anyLead;
+    const alphabet = BODY[p.body] ?? ALNUM;
+    return fromAlphabet(alphabet, p.min + extra, p.min + extra).map((raw) => {
+      // A body with the character kinds real tokens have, so every canary is unmistakable.
+      let body = raw;
+      if (p.body === 4) body = `${raw.slice(0, -2)}${"9a"}`;
+      else if (p.body === 5) body = `${raw.slice(0, -2)}Z7`;
+      else body = `${raw.slice(0, -3)}Q${"x"}${seed % 10}`;
+      const token = p.body === 7 ? `sr=${body}&sig=${body.slice(0, 12)}%2F&se=1700000000` : body;
+      const text = `${lead === "_" || lead === "1" ? "id" : "using"}${lead}${p.prefix}${token} ok`;
+      return {
+        text,
+        canaries: [body.slice(0, 8), body.slice(-8), token],
+        family: `provider/${p.prefix}`,
+      };
+    });
+  });
+
+/** Identities in every quoting, escaped or not. */
+export const identityShape: fc.Arbitrary<Shape> = fc
+  .tuple(
+    fc.constantFrom("sender_id", "session_key"),
+    fc.integer({ min: 0, max: 6 }),
+    segment,
+    segment,
+    fc.integer({ min: 0, max: 2 }),
+    fc.constantFrom("gateway restart-dispatch source=cli ", "INFO ", "", "DEBUG payload {"),
+  )
+  .map(([key, form, a, b, depth, before]) => {
+    const v = `${a}:dm:${b}`;
+    const frag = [
+      `${key}=${v}`,
+      `${key}="${v}"`,
+      `${key}='${v}'`,
+      `${key}: ${v}`,
+      `"${key}":"${v}"`,
+      `"${key}": "${v}"`,
+      `${key.replace("_id", "Id").replace("_key", "Key")}=${v}`,
+    ][form]!;
+    return {
+      text: `${before + escapeDepth(frag, depth, false)} action=restart`,
+      canaries: [a, b],
+      family: `identity/${form}/depth${depth}`,
+    };
+  });
+
+/** Markers and pseudonyms shield nothing: a secret glued to one is still masked. */
+export const markerShape: fc.Arbitrary<Shape> = fc
+  .tuple(
+    keyName,
+    fc.constantFrom("[redacted:pem]", "[redacted:key-value]", `hmac-sha256:v1:k1:${"ab".repeat(32)}`),
+    segment,
+    fc.boolean(),
+  )
+  .map(([k, marker, s, after]) => ({
+    text: after ? `${k}=${marker}${s}` : `${k}=${s}${marker}`,
+    canaries: [s],
+    family: "marker-shield",
+  }));
+
+/** Any of the above. */
+export const anyShape: fc.Arbitrary<Shape> = fc.oneof(
+  { weight: 5, arbitrary: keyValueShape },
+  { weight: 2, arbitrary: urlShape },
+  { weight: 3, arbitrary: providerShape },
+  { weight: 1, arbitrary: identityShape },
+  { weight: 1, arbitrary: markerShape },
+);
+
+/** Output text with the CLI-style escapes of invisible characters taken out, for canary search. */
+export function visible(out: string): string {
+  return out.replace(/\\u\{[0-9A-F]{1,6}\}/g, "");
+}
+
+/** The canaries of `shapes` found in `out`. */
+export function leaks(
+  shapes: readonly Shape[],
+  out: string,
+): Array<{ family: string; canary: string; text: string }> {
+  const v = visible(out);
+  const found: Array<{ family: string; canary: string; text: string }> = [];
+  for (const s of shapes)
+    for (const c of s.canaries) if (v.includes(c)) found.push({ family: s.family, canary: c, text: s.text });
+  return found;
+}
+
+const HEX = "0123456789abcdef";
+const B64URL = `${ALNUM}_-`;
+const B64 = `${ALNUM}+/`;
+
+/** Exact shapes the public catalogs document (so an independent scanner recognizes them too). */
+const CATALOG: Array<fc.Arbitrary<string>> = [
+  fromAlphabet(ALNUM, 36, 36).map((b) => `ghp_${b}`),
+  fromAlphabet(ALNUM, 36, 36).map((b) => `gho_${b}`),
+  fromAlphabet(`${ALNUM}_`, 82, 82).map((b) => `github_pat_${b}`),
+  fromAlphabet(B64URL, 20, 40).map((b) => `glpat-${b}`),
+  fc
+    .tuple(fromAlphabet(DIGITS, 10, 12), fromAlphabet(DIGITS, 12, 13), fromAlphabet(ALNUM, 24, 24))
+    .map(([a, b, c]) => `xoxb-${a}-${b}-${c}`),
+  fromAlphabet(ALNUM, 36, 36).map((b) => `npm_${b}`),
+  fromAlphabet(UPPER + DIGITS, 16, 16).map((b) => `AKIA${b.slice(0, 14)}Q7`),
+  fromAlphabet(B64URL, 93, 93).map((b) => `sk-ant-api03-${b}AA`),
+  fc.tuple(fromAlphabet(ALNUM, 20, 20), fromAlphabet(ALNUM, 20, 20)).map(([a, b]) => `sk-${a}T3BlbkFJ${b}`),
+  fromAlphabet(UPPER + LOWER, 34, 34).map((b) => `hf_${b}`),
+  fc
+    .tuple(fromAlphabet(`${ALNUM}_`, 22, 22), fromAlphabet(`${ALNUM}_`, 43, 43))
+    .map(([a, b]) => `SG.${a}.${b}`),
+  fromAlphabet(HEX, 32, 32).map((b) => `shpat_${b}`),
+  fromAlphabet(ALNUM, 24, 40).map((b) => `sk_live_${b}`),
+  fromAlphabet(ALNUM, 24, 40).map((b) => `rk_test_${b}`),
+  fromAlphabet(B64URL, 27, 27).map((b) => `dckr_pat_${b}`),
+  fromAlphabet(HEX, 32, 32).map((b) => `dapi${b}`),
+  fromAlphabet(B64, 40, 80).map((b) => `glc_eyJ${b}`),
+  fc.tuple(fromAlphabet(ALNUM, 32, 32), fromAlphabet(HEX, 8, 8)).map(([a, b]) => `glsa_${a}_${b}`),
+  fromAlphabet(B64URL, 90, 100).map((b) => `hvs.${b}`),
+  fromAlphabet(`${ALNUM}_`, 40, 40).map((b) => `lin_api_${b}`),
+  fc.tuple(fromAlphabet(DIGITS, 11, 11), fromAlphabet(ALNUM, 35, 35)).map(([a, b]) => `ntn_${a}${b}`),
+  fromAlphabet(ALNUM, 52, 52).map((b) => `gsk_${b}`),
+  fromAlphabet(B64URL, 40, 60).map((b) => `figd_${b}`),
+  fromAlphabet(ALNUM, 24, 40).map((b) => `vcp_${b}`),
+  fc.tuple(fromAlphabet(ALNUM, 40, 40), fromAlphabet(HEX, 8, 8)).map(([a, b]) => `cfk_${a}${b}`),
+  fc
+    .tuple(fromAlphabet(`${ALNUM}_`, 12, 12), fromAlphabet(`${ALNUM}_`, 30, 30))
+    .map(([a, b]) => `tskey-api-${a}-${b}`),
+  fc.tuple(segment, segment).map(([u, p]) => `https://${u.toLowerCase()}:${p}@example.com`),
+  fc.tuple(segment, segment).map(([u, p]) => `postgres://${u}:${p}@db.internal:5432/app`),
+  fc.tuple(segment, segment).map(([u, p]) => `mongodb+srv://${u}:${p}@cluster0.example.net/db`),
+  fc.tuple(segment, segment).map(([u, p]) => `mysql://${u}:${p}@db:3306/app`),
+  fromAlphabet(ALNUM, 40, 40).map((b) => `aws_secret_access_key = ${b}`),
+  fromAlphabet(ALNUM, 40, 40).map((b) => `"AWS_SECRET_ACCESS_KEY": "${b}"`),
+  fromAlphabet(DIGITS, 12, 12).map((b) => `aws_account_id = ${b.slice(0, 4)}-${b.slice(4, 8)}-${b.slice(8)}`),
+  fromAlphabet(DIGITS, 12, 12).map((b) => `AWS_ACCOUNT_ID: "${b}"`),
+  fc
+    .tuple(fromAlphabet(ALNUM, 9, 9), fromAlphabet(ALNUM, 9, 9), fromAlphabet(ALNUM, 24, 24))
+    .map(([a, b, c]) => `https://hooks.slack.com/services/T${a}/B${b}/${c}`),
+  fromAlphabet(B64URL, 36, 36).map((b) => `//registry.npmjs.org/:_authToken=${b}`),
+  fromAlphabet(ALNUM, 40, 40).map((b) => `https://${b}:x-oauth-basic@github.com/org/repo`),
+];
+
+/** A catalog shape in a context: plain, as a value, in JSON (escaped 0–2 times), in an argument list. */
+export const catalogShape: fc.Arbitrary<Shape> = fc
+  .tuple(fc.oneof(...CATALOG), fc.integer({ min: 0, max: 4 }), fc.integer({ min: 0, max: 2 }))
+  .map(([secret, ctx, depth]) => {
+    const core =
+      secret.includes("://") || secret.includes("=") || secret.includes(": ")
+        ? secret
+        : [
+            secret,
+            `token=${secret}`,
+            `{"credential": "${secret}"}`,
+            `curl -H "X-Key: ${secret}" https://api.example.com`,
+            `export API_KEY='${secret}'`,
+          ][ctx]!;
+    const canaries = secret
+      .split(/[^A-Za-z0-9]+/)
+      .filter((p) => p.length >= 12)
+      .map((p) => p.slice(-12));
+    return {
+      text: `INFO ${escapeDepth(core, depth, false)} ok`,
+      canaries,
+      family: `catalog/${secret.slice(0, 8)}`,
+    };
+  });
