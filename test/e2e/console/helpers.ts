@@ -5,6 +5,13 @@ import { AGENT, NS } from "./scenario.ts";
 
 export const POLL = "?poll=200";
 
+/**
+ * `expect.poll` with room for a loaded machine: a condition the console reaches in milliseconds on
+ * an idle one may take seconds when every core is busy. Nothing here waits longer than it must.
+ */
+export const poll = <T>(fn: () => T | Promise<T>, options: { timeout?: number } = {}) =>
+  expect.poll(fn, { timeout: 10_000, ...options });
+
 export async function signIn(page: Page, apiUrl: string, principal: string, query = POLL): Promise<void> {
   await page.goto(`${apiUrl}/${query}`);
   await page.getByLabel("Local principal").selectOption(principal);
@@ -15,7 +22,7 @@ export async function choose(page: Page, deployment?: string): Promise<void> {
   await page.getByLabel("Namespace", { exact: true }).fill(NS);
   await page.getByLabel("Agent", { exact: true }).fill(AGENT);
   await page.getByRole("button", { name: "Show deployments" }).click();
-  await expect.poll(() => page.locator("#deployment option").count(), { timeout: 10_000 }).toBe(3);
+  await poll(() => page.locator("#deployment option").count()).toBe(3);
   if (deployment) await page.getByLabel("Deployment", { exact: true }).selectOption(deployment);
 }
 
