@@ -131,7 +131,13 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
 
   const entries: Entry[] = [];
   if (input.expired) entries.push({ rec: gap("cursor_expired", null), last: -1 });
-  if (prior !== null && !sameStream) entries.push({ rec: gap("stream_replaced", firstTime), last: -1 });
+  if (prior !== null && !sameStream) {
+    const restarted = prior.pod === chunk.pod && prior.podUid === chunk.podUid;
+    entries.push({
+      rec: gap("stream_replaced", firstTime, restarted ? "stream_replaced" : "stream_replaced_pod"),
+      last: -1,
+    });
+  }
 
   const chunkStartComplete = !chunk.truncated && split.returned < readTail;
   const hashKey =
@@ -140,7 +146,15 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
     throw new ServiceError("RUNTIME_LOGS_CURSOR_INVALID", { internal: "cursor key gone" });
   const sel = selectLines(lines, frontier, chunkStartComplete, hashKey, chunk.truncated);
   const take = sel.take;
-  if (sel.windowGap) entries.push({ rec: gap("window_exceeded", firstTime), last: -1 });
+  // A full read that began after the last line shown is a burst; otherwise the resume point itself
+  // could not be matched (lines at one instant that cannot be told apart).
+  const fullRead = chunk.truncated || split.returned >= readTail;
+  if (sel.windowGap) {
+    entries.push({
+      rec: gap("window_exceeded", firstTime, fullRead ? "window_exceeded" : "window_exceeded_resume"),
+      last: -1,
+    });
+  }
 
   // Trailing gaps: a stalled read, a stream replaced during the read.
   const trailing: GapRecord[] = [];
@@ -151,16 +165,24 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
     // The line's age; when its time was cut off, the frontier is a lower bound of it.
     const partialMs = split.partialTime === null ? frontierMs : keyToMillis(split.partialTime.key);
     stall = partialMs !== null && now - partialMs < STALL_MS ? "stay" : "skip";
+    // Whose fault the stall is: one line larger than what the read had left after the lines already
+    // shown (an oversized line), or so many already-shown lines at the resume point that they fill
+    // the read (the resume point cannot be passed).
+    const partialBytes = chunk.text.length - chunk.text.lastIndexOf("\n") - 1;
+    const oversized = partialBytes >= chunk.text.length / 2;
     trailing.push(
       stall === "stay"
-        ? gap("truncated", partialTime, "truncated_line")
-        : gap("window_exceeded", partialTime, "window_exceeded_line"),
+        ? gap("truncated", partialTime, oversized ? "truncated_line" : "truncated_resume")
+        : gap("window_exceeded", partialTime, oversized ? "window_exceeded_line" : "window_exceeded_resume"),
     );
   }
   const after = chunk.observedAfter;
   const replacedDuringRead =
     after === null || after.podUid !== chunk.podUid || after.restartCount !== chunk.restartCount;
-  if (replacedDuringRead) trailing.push(gap("stream_replaced", null));
+  if (replacedDuringRead) {
+    const restarted = after !== null && after.podUid === chunk.podUid;
+    trailing.push(gap("stream_replaced", null, restarted ? "stream_replaced" : "stream_replaced_pod"));
+  }
 
   // Budget: envelope, trailing gaps, a possible `truncated` gap and the largest cursor are reserved.
   const stream: LogStream = {

@@ -10,7 +10,8 @@ export type GapReason =
   | "window_exceeded"
   | "cursor_expired"
   | "truncated"
-  | "buffer_lost";
+  | "buffer_lost"
+  | "clock_step";
 export type WithheldReason = "unrecognised_structured" | "oversized" | "malformed";
 export type FieldValue = string | number | boolean;
 
