@@ -10,8 +10,7 @@ export const REMEDIES = {
   stream_replaced:
     "The container restarted; lines written around the restart may be missing. Read with previous=true to see the earlier instance.",
   /** Another Pod (new UID or name) now serves the stream, or the Pod went away. */
-  stream_replaced_pod:
-    "The Pod was replaced or went away; lines written around the change may be missing.",
+  stream_replaced_pod: "The Pod was replaced or went away; lines written around the change may be missing.",
   /** A full read (1000 lines or 1 MiB) began after the last line shown. */
   window_exceeded:
     "More lines were written between two polls than one read returns (1000 lines or 1 MiB); the lines in between were skipped. Poll more often to keep up.",
