@@ -8,8 +8,8 @@ import { SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { DynamoAuditSink } from "../audit/sink.ts";
 import type { ServiceConfig } from "../config.ts";
 import { createKeyProvider, type ServiceKeys } from "../keys.ts";
-import { createKubeDriver, type KubeDriver } from "../kube/driver.ts";
-import { createKubeconfigStore } from "../kube/kubeconfig-store.ts";
+import type { KubeDriver } from "../kube/driver.ts";
+import { lazyKubeDriver } from "../kube/lazy-driver.ts";
 import { DynamoLimiter, type Limiter } from "../limiter/limiter.ts";
 import { DynamoLimiterStore } from "../limiter/store.ts";
 import { DynamoRegistryStore, type RegistryStore } from "../registry/store.ts";
@@ -45,14 +45,21 @@ export function buildServiceDeps(config: ServiceConfig, logger: Logger = createL
     return secrets;
   };
   const registry = new DynamoRegistryStore({ doc: dynamo.doc, tableName: config.tables.registry });
-  const kubeconfigs = createKubeconfigStore({
-    allowInsecureClusters: config.allowInsecureClusters,
-    secretPrefix: config.kubeconfigSecretPrefix,
-    secrets: { send: (command) => secretsClient().send(command) } as Pick<SecretsManagerClient, "send">,
-  });
-  const driver = createKubeDriver({
-    kubeconfigs,
-    getCluster: async (clusterId) => (await registry.getCluster(clusterId)) ?? undefined,
+  // The Kubernetes client loads with the first cluster call, not at cold start (docs/quality.md P3).
+  const driver = lazyKubeDriver(async () => {
+    const [{ createKubeDriver }, { createKubeconfigStore }] = await Promise.all([
+      import("../kube/driver.ts"),
+      import("../kube/kubeconfig-store.ts"),
+    ]);
+    const kubeconfigs = createKubeconfigStore({
+      allowInsecureClusters: config.allowInsecureClusters,
+      secretPrefix: config.kubeconfigSecretPrefix,
+      secrets: { send: (command) => secretsClient().send(command) } as Pick<SecretsManagerClient, "send">,
+    });
+    return createKubeDriver({
+      kubeconfigs,
+      getCluster: async (clusterId) => (await registry.getCluster(clusterId)) ?? undefined,
+    });
   });
   return {
     config,
