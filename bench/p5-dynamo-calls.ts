@@ -1,9 +1,11 @@
 /**
- * P5 (quality.md, state.md § Limiter): DynamoDB calls per warm cursor poll (budget 5: the grant
- * lookup, 2 acquires, 2 releases) and per new view (budget 8), counted by the service's own
- * `CallCounter` around the logs use case. The dependencies are built exactly as a function
- * container builds them (config from the local stack's environment, dynalite, the simulator), and
- * each request is the API Gateway event the local stack would hand the handler.
+ * P5 (docs/capacity.md): DynamoDB calls per warm cursor poll (budget 5: the grant lookup, 2
+ * acquires, 2 releases) and per new view (budget 8), counted by the service's own `CallCounter`
+ * around the logs use case, with every request served as by a fresh container: a new limiter per
+ * request, so no limiter item is cached (at scale consecutive polls land on different containers).
+ * The dependencies are built exactly as a function container builds them (config from the local
+ * stack's environment, dynalite, the simulator), and each request is the API Gateway event the
+ * local stack would hand the handler.
  *
  * Knobs: BENCH_P5_VIEWS (new views, default 5), BENCH_P5_POLLS (cursor polls per view, default 10).
  */
@@ -14,6 +16,8 @@ import { startDeadline } from "../lib/http/deadline.ts";
 import { httpRoute, type RequestScope } from "../lib/http/handler.ts";
 import { parseLogsRequest } from "../lib/http/requests.ts";
 import { newRequestId, sourceResult } from "../lib/http/response.ts";
+import { DynamoLimiter } from "../lib/limiter/limiter.ts";
+import { DynamoLimiterStore } from "../lib/limiter/store.ts";
 import { buildServiceDeps, type ServiceDeps } from "../lib/service/deps.ts";
 import { readLogs } from "../lib/usecases/logs.ts";
 import { buildHttpApiEvent } from "../local/stack/http-api-event.ts";
@@ -53,7 +57,19 @@ function diff(after: Record<string, number>, before: Record<string, number>): Re
 }
 
 /** One logs request through the use case, with the DynamoDB calls it made. */
-async function countedRequest(deps: ServiceDeps, apiPath: string, cursor: string | null): Promise<Counted> {
+async function countedRequest(
+  container: ServiceDeps,
+  apiPath: string,
+  cursor: string | null,
+): Promise<Counted> {
+  // A fresh container's limiter: nothing cached, so no call is saved by an earlier request.
+  const deps: ServiceDeps = {
+    ...container,
+    limiter: new DynamoLimiter({
+      store: new DynamoLimiterStore({ doc: container.dynamo.doc, tableName: container.config.tables.state }),
+      config: container.config.limits,
+    }),
+  };
   const query = new URLSearchParams({ source: "gateway" });
   if (cursor !== null) query.set("cursor", cursor);
   const route = matchRoute("GET", apiPath);
@@ -161,6 +177,7 @@ export async function run(): Promise<Record<string, unknown>> {
           views: viewCalls.length,
           errors: errorCount,
           ...(errorCount > 0 ? { error_codes: Object.fromEntries(errors) } : {}),
+          fresh_limiter_per_request: true,
           budget_poll: POLL_BUDGET,
           budget_view: VIEW_BUDGET,
           pass: errorCount === 0 && pollMax <= POLL_BUDGET && viewMax <= VIEW_BUDGET,
