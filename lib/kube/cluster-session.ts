@@ -3,12 +3,13 @@
  * transport (per-call signal, byte cap, counter), and an authenticated raw GET for logs. Every
  * failure leaves here as a ServiceError with a contract code.
  */
+import type http from "node:http";
 import type https from "node:https";
 import {
   AuthorizationV1Api,
   type ConfigurationOptions,
   CoreV1Api,
-  type KubeConfig,
+  KubeConfig,
   type RequestContext,
   ResponseContext,
   VersionApi,
@@ -45,15 +46,33 @@ export function statusMessage(body: Buffer): string {
 
 const headersOf = (ctx: RequestContext): Record<string, string> => ({ ...ctx.getHeaders() });
 
+/**
+ * A KubeConfig that carries its cluster's keep-alive agent (one per cluster and TLS material per
+ * container, kept by the kubeconfig store). client-node builds a fresh agent without keep-alive
+ * for every request, so each call would pay a new TCP and TLS handshake; sessions send through
+ * this agent instead (docs/capacity.md § Kubernetes API).
+ */
+export class KeptAliveKubeConfig extends KubeConfig {
+  constructor(readonly connections: http.Agent) {
+    super();
+  }
+}
+
+const agentOption = (agent: http.Agent | undefined) => (agent ? { agent } : {});
+
 export class ClusterSession {
   readonly core: CoreV1Api;
   readonly authz: AuthorizationV1Api;
   readonly version: VersionApi;
 
+  /** The cluster's kept-alive agent, when the kubeconfig store supplied one. */
+  readonly #connections: http.Agent | undefined;
+
   constructor(
     readonly kc: KubeConfig,
     readonly scope: SessionScope,
   ) {
+    this.#connections = kc instanceof KeptAliveKubeConfig ? kc.connections : undefined;
     this.core = kc.makeApiClient(CoreV1Api);
     this.authz = kc.makeApiClient(AuthorizationV1Api);
     this.version = kc.makeApiClient(VersionApi);
@@ -89,7 +108,7 @@ export class ClusterSession {
             method: ctx.getHttpMethod(),
             headers: headersOf(ctx),
             ...(typeof raw === "string" ? { body: raw } : {}),
-            ...(ctx.getAgent() ? { agent: ctx.getAgent() as https.Agent } : {}),
+            ...agentOption(this.#connections ?? (ctx.getAgent() as https.Agent | undefined)),
           },
           { signal, maxBytes: MAX_JSON_BYTES, overflow: "fail", onCall: this.scope.onCall },
         );
@@ -140,7 +159,7 @@ export class ClusterSession {
           url: `${cluster.server}${pathAndQuery}`,
           method: "GET",
           headers,
-          ...(opts.agent ? { agent: opts.agent as https.Agent } : {}),
+          ...agentOption(this.#connections ?? (opts.agent as https.Agent | undefined)),
         },
         { signal, maxBytes, overflow: "cut", onCall: this.scope.onCall },
       );

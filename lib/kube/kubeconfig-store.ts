@@ -4,12 +4,16 @@
  * reads AWS Secrets Manager, names under the configured prefix only, cached per container for 5 min.
  * EKS exec users get a bearer token minted in-process. Errors name the cluster, never contents.
  */
+import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
+import http from "node:http";
+import https from "node:https";
 import path from "node:path";
 import { GetSecretValueCommand, type SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import type { AwsCredentialIdentityProvider } from "@aws-sdk/types";
-import { type Cluster, KubeConfig, type User } from "@kubernetes/client-node";
+import type { Cluster, KubeConfig, User } from "@kubernetes/client-node";
 import { ServiceError } from "../api/errors.ts";
+import { KeptAliveKubeConfig } from "./cluster-session.ts";
 import { EksTokenCache } from "./eks-token.ts";
 import { KubeconfigRejected, type ResolvedKubeconfig, resolveKubeconfig } from "./kubeconfig-policy.ts";
 
@@ -45,11 +49,47 @@ interface CacheEntry {
   config: Promise<ResolvedKubeconfig>;
 }
 
+/** Idle kept-alive connections close after this (API servers drop idle ones after about a minute). */
+export const IDLE_CONNECTION_MS = 30_000;
+
+/** What a connection to the cluster depends on: a change (a rotated CA or client cert) needs a new agent. */
+function connectionFingerprint(resolved: ResolvedKubeconfig): string {
+  const c = resolved.credentials;
+  return createHash("sha256")
+    .update(
+      JSON.stringify([
+        resolved.server,
+        resolved.caData ?? null,
+        resolved.tlsServerName ?? null,
+        resolved.skipTLSVerify,
+        c.kind === "certificate" ? [c.certData, c.keyData] : null,
+      ]),
+    )
+    .digest("hex");
+}
+
+/** A keep-alive agent with exactly the TLS settings client-node would derive from the kubeconfig. */
+function keptAliveAgent(resolved: ResolvedKubeconfig): http.Agent {
+  const base = { keepAlive: true, scheduling: "lifo" as const, timeout: IDLE_CONNECTION_MS };
+  if (new URL(resolved.server).protocol === "http:") return new http.Agent(base);
+  const c = resolved.credentials;
+  return new https.Agent({
+    ...base,
+    ...(resolved.caData !== undefined ? { ca: Buffer.from(resolved.caData, "base64") } : {}),
+    ...(c.kind === "certificate"
+      ? { cert: Buffer.from(c.certData, "base64"), key: Buffer.from(c.keyData, "base64") }
+      : {}),
+    ...(resolved.tlsServerName !== undefined ? { servername: resolved.tlsServerName } : {}),
+    rejectUnauthorized: !resolved.skipTLSVerify,
+  });
+}
+
 /** Builds a KubeConfig holding exactly one cluster, user and context, all inline. */
 function toKubeConfig(
   clusterId: string,
   resolved: ResolvedKubeconfig,
   token: string | undefined,
+  connections: http.Agent,
 ): KubeConfig {
   const cluster: Cluster = {
     name: clusterId,
@@ -69,13 +109,15 @@ function toKubeConfig(
           : token !== undefined
             ? { name: clusterId, token }
             : { name: clusterId };
-  const kc = new KubeConfig();
+  const kc = new KeptAliveKubeConfig(connections);
   kc.loadFromClusterAndUser(cluster, user);
   return kc;
 }
 
 export class DefaultKubeconfigStore implements KubeconfigStore {
   readonly #cache = new Map<string, CacheEntry>();
+  /** One kept-alive agent per cluster, replaced when its TLS material changes. */
+  readonly #connections = new Map<string, { fingerprint: string; agent: http.Agent }>();
   readonly #now: () => number;
   #tokens: EksTokenCache | undefined;
 
@@ -85,16 +127,27 @@ export class DefaultKubeconfigStore implements KubeconfigStore {
 
   async get(clusterId: string, ref: string): Promise<KubeConfig> {
     const resolved = await this.#resolve(clusterId, ref);
-    if (resolved.credentials.kind !== "eks") return toKubeConfig(clusterId, resolved, undefined);
+    const connections = this.#connectionsFor(clusterId, resolved);
+    if (resolved.credentials.kind !== "eks") return toKubeConfig(clusterId, resolved, undefined, connections);
     const { clusterName, region: explicit } = resolved.credentials.eks;
     const region = explicit ?? this.options.defaultRegion ?? process.env.AWS_REGION;
     if (!region) throw failure(clusterId, "EKS user has no region (no --region and no AWS_REGION)");
     try {
       const token = await (await this.#tokenCache()).get({ clusterName, region });
-      return toKubeConfig(clusterId, resolved, token);
+      return toKubeConfig(clusterId, resolved, token, connections);
     } catch {
       throw failure(clusterId, "EKS token could not be minted (credentials unavailable)");
     }
+  }
+
+  #connectionsFor(clusterId: string, resolved: ResolvedKubeconfig): http.Agent {
+    const fingerprint = connectionFingerprint(resolved);
+    const kept = this.#connections.get(clusterId);
+    if (kept?.fingerprint === fingerprint) return kept.agent;
+    // The old agent's requests in flight finish; its idle sockets close on their timeout.
+    const agent = keptAliveAgent(resolved);
+    this.#connections.set(clusterId, { fingerprint, agent });
+    return agent;
   }
 
   async #tokenCache(): Promise<EksTokenCache> {

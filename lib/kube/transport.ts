@@ -32,7 +32,27 @@ export interface SendOptions {
   onCall?: () => void;
 }
 
-export function send(request: RawRequest, options: SendOptions): Promise<RawResponse> {
+/**
+ * A kept-alive socket the server closed while it sat idle (or while Lambda froze the container)
+ * fails on reuse before any response; such a request never reached the server's handler, so it
+ * is sent once more on a fresh connection.
+ */
+const STALE_SOCKET = new Set(["ECONNRESET", "EPIPE", "ECONNABORTED"]);
+
+export async function send(request: RawRequest, options: SendOptions): Promise<RawResponse> {
+  try {
+    return await sendOnce(request, options);
+  } catch (e) {
+    if (e instanceof StaleSocketError && !options.signal.aborted) return sendOnce(request, options);
+    throw e instanceof StaleSocketError ? e.cause : e;
+  }
+}
+
+class StaleSocketError extends Error {
+  override name = "StaleSocketError";
+}
+
+function sendOnce(request: RawRequest, options: SendOptions): Promise<RawResponse> {
   options.onCall?.();
   const url = new URL(request.url);
   const lib = url.protocol === "https:" ? https : http;
@@ -96,7 +116,17 @@ export function send(request: RawRequest, options: SendOptions): Promise<RawResp
         });
       },
     );
-    req.on("error", (e) => reject(options.signal.aborted ? (options.signal.reason ?? e) : e));
+    let responded = false;
+    req.on("response", () => {
+      responded = true;
+    });
+    req.on("error", (e: NodeJS.ErrnoException) => {
+      if (options.signal.aborted) return reject(options.signal.reason ?? e);
+      if (!responded && req.reusedSocket && STALE_SOCKET.has(e.code ?? "")) {
+        return reject(new StaleSocketError("kept-alive socket was closed", { cause: e }));
+      }
+      reject(e);
+    });
     if (request.body !== undefined) req.write(request.body);
     req.end();
   });
