@@ -146,6 +146,41 @@ type ContainerStream = Extract<Stream, { pod: string }>;
 const isContainerStream = (s: Stream | null): s is ContainerStream => s !== null && "pod" in s;
 
 /**
+ * Whether two pages of a view read the same instance: the same Pod UID, container, restart count
+ * and previous flag; for a sandbox the same gateway and name, and the same instance ID once both
+ * pages know it (a view starts before the sandbox has written, with no ID yet).
+ */
+export function sameInstance(a: Stream, b: Stream): boolean {
+  if (isContainerStream(a) || isContainerStream(b)) {
+    if (!isContainerStream(a) || !isContainerStream(b)) return false;
+    return (
+      a.podUid === b.podUid &&
+      a.container === b.container &&
+      a.restartCount === b.restartCount &&
+      a.previous === b.previous
+    );
+  }
+  const x = a as SandboxStream;
+  const y = b as SandboxStream;
+  if (x.gatewayId !== y.gatewayId || x.sandbox !== y.sandbox) return false;
+  return (
+    x.sandboxId === undefined ||
+    y.sandboxId === undefined ||
+    x.sandboxId === null ||
+    y.sandboxId === null ||
+    x.sandboxId === y.sandboxId
+  );
+}
+
+/** A sandbox stream as the service describes it (gateway, name, instance ID once known). */
+interface SandboxStream {
+  source: "sandbox";
+  gatewayId?: string;
+  sandbox: string;
+  sandboxId?: string | null;
+}
+
+/**
  * The inline marker of a restart inside a followed view: which instance the lines above and below
  * belong to, and why the old one ended — the restart record's attribution when the status has it,
  * else Kubernetes' own termination (unattributed), else that the cause is not known yet.
@@ -156,7 +191,12 @@ export function restartMarker(
   runtime: Pick<Runtime, "pods" | "restarts"> | null,
 ): { title: string; cause: string } {
   if (!isContainerStream(after)) {
-    return { title: "The sandbox was replaced: the lines below come from its new instance.", cause: "" };
+    const id = (after as SandboxStream | null)?.sandboxId;
+    const instance = id ? ` (instance ${id})` : "";
+    return {
+      title: `The sandbox was replaced: lines above are the old instance, below the new one${instance}.`,
+      cause: "",
+    };
   }
   const old = isContainerStream(before) ? before : null;
   const replaced = old !== null && old.podUid !== after.podUid;

@@ -8,6 +8,7 @@
 import { Aborted, type ApiClient, ApiError, type DeploymentRef, type LogSelection } from "./api.ts";
 import { busyDelayMs, waitSeconds } from "./backoff.ts";
 import { byId, el } from "./dom.ts";
+import { sameInstance } from "./format.ts";
 import { errorMessage, stoppedNotice, withheldNotice } from "./messages.ts";
 import { Notices } from "./notices.ts";
 import type { Runtime, Stream } from "./types.ts";
@@ -28,9 +29,6 @@ export interface LogViewOptions {
 
 export const logsKey = (d: DeploymentRef, sel: LogSelection) =>
   `${d.namespaceId}/${d.agentId}/${d.deploymentId}/logs/${sel.source}`;
-
-/** Two streams are the same instance when every field agrees (Pod UID, restart count, sandbox ID…). */
-const streamKey = (s: Stream | null) => (s ? JSON.stringify(s) : "none");
 
 const TIMEOUT_RETRY_S = 2;
 
@@ -175,7 +173,7 @@ export class LogView {
       if (generation !== this.generation || abort.signal.aborted) return;
       this.inFlight = null;
       const before = this.stream;
-      const changed = before !== null && page.stream !== null && streamKey(page.stream) !== streamKey(before);
+      const changed = before !== null && page.stream !== null && !sameInstance(before, page.stream);
       if (kind === "poll")
         this.opts.pane.append(page.records, changed ? { before, after: page.stream } : null);
       else this.opts.pane.replace(page.records);

@@ -6,7 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BUSY_CAP_MS, busyDelayMs, waitSeconds } from "../../../console/backoff.ts";
-import { readiness, restartMarker, rowMessage } from "../../../console/format.ts";
+import { readiness, restartMarker, rowMessage, sameInstance } from "../../../console/format.ts";
 import { ID_PATTERN, readViewState, type ViewState, viewSearch } from "../../../console/link.ts";
 import { count, deploymentsNotice, stoppedNotice, withheldNotice } from "../../../console/messages.ts";
 import { sandboxView } from "../../../console/sandbox.ts";
@@ -124,6 +124,21 @@ describe("restart marker", () => {
     );
     expect(restartMarker(stream(0), stream(1), null).cause).toBe("Cause: reading the status…");
     expect(restartMarker(stream(0), stream(1), runtime({ pods: [] })).cause).toBe("Cause not recorded.");
+  });
+
+  it("tells one instance from another; a sandbox view that learns its instance ID is not a restart", () => {
+    expect(sameInstance(stream(0), stream(0))).toBe(true);
+    expect(sameInstance(stream(0), stream(1))).toBe(false);
+    expect(sameInstance(stream(0), stream(0, "other-uid"))).toBe(false);
+    const sandbox = (sandboxId: string | null): Stream =>
+      ({ source: "sandbox", gatewayId: "os1", sandbox: "support-d2", sandboxId }) as Stream;
+    expect(sameInstance(sandbox(null), sandbox("sbx-1"))).toBe(true);
+    expect(sameInstance(sandbox("sbx-1"), sandbox("sbx-1"))).toBe(true);
+    expect(sameInstance(sandbox("sbx-1"), sandbox("sbx-2"))).toBe(false);
+    expect(sameInstance(sandbox("sbx-1"), stream(0))).toBe(false);
+    expect(restartMarker(sandbox("sbx-1"), sandbox("sbx-2"), null).title).toBe(
+      "The sandbox was replaced: lines above are the old instance, below the new one (instance sbx-2).",
+    );
   });
 
   it("names a Pod replacement as such", () => {
