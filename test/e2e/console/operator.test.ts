@@ -259,6 +259,61 @@ describe("console for operators", () => {
     await page.close();
   });
 
+  it("reads an init container through the contract's container parameter, and links to it", async () => {
+    const { page, logReads } = await openPage(browser.context);
+    // The page the service sends for the init container (the UI's part: ask for it, show it).
+    await page.route(/\/runtime\/logs\?/, async (route: Route) => {
+      const url = new URL(route.request().url());
+      if (url.searchParams.get("container") !== "workspace-init") return route.continue();
+      await route.fulfill({
+        json: {
+          data: {
+            deploymentId: "d2",
+            source: "agent",
+            stream: {
+              source: "agent",
+              pod: H_POD,
+              podUid: "6f1c0000-0000-4000-8000-0000000000a2",
+              container: "workspace-init",
+              restartCount: 0,
+              previous: false,
+            },
+            observedAt: "2026-12-01T08:00:00Z",
+            records: [
+              {
+                type: "line",
+                time: "2026-12-01T07:01:00Z",
+                kind: "text",
+                level: "info",
+                message: "INFO workspace ready (412 files)",
+              },
+            ],
+            withheld: 0,
+            truncated: false,
+            cursor: null,
+          },
+          meta: { requestId: "req_sample" },
+        },
+      });
+    });
+    await signIn(page, "alice");
+    await choose(page);
+    await page.getByLabel("Source", { exact: true }).selectOption("agent");
+    await waitForRow(page, "harness up");
+    expect(logReads("agent").at(-1)!.url.searchParams.has("container")).toBe(false);
+    await page.getByLabel("Container", { exact: true }).selectOption("workspace-init");
+    await waitForRow(page, "workspace ready (412 files)");
+    const read = logReads("agent").at(-1)!;
+    expect(Object.fromEntries(read.url.searchParams)).toEqual({
+      source: "agent",
+      pod: H_POD,
+      container: "workspace-init",
+    });
+    expect(await rows(page).filter({ hasText: "harness up" }).count()).toBe(0);
+    expect(new URL(page.url()).searchParams.get("container")).toBe("workspace-init");
+    await page.close();
+  });
+
   it("re-reads the status while visible and on return, and stops on a denial", async () => {
     const { page, requests } = await openPage(browser.context);
     await signIn(page, "alice", "?poll=200&status=300");
