@@ -441,24 +441,37 @@ class PemMasker {
       const reordered = key === null || (prevKey !== null && key < prevKey);
       if (key !== null && (prevKey === null || key > prevKey)) prevKey = key;
       const c = classified[q]!;
+      const shape = shapeOf(c, lines[take[q]!]!.text);
       if (c.content.type === "withheld") {
+        // A BEGIN marker opens a block whatever happens to its line (withheld here).
+        if (shape === Pem.Begin && !open) {
+          open = true;
+          unknown = false;
+          fromCarry = false;
+        }
         after[q] = (open ? 1 : 0) | (unknown ? 2 : 0);
         continue;
       }
       if (open) {
+        if (!unknown) {
+          if (fromCarry && key !== null && carried.key !== null && key <= carried.key) {
+            // Only a line strictly newer than the carried frontier may close a carried block.
+            masked[q] = 1;
+            after[q] = 1;
+            continue;
+          }
+          // A missing or reordered time: where the block ends is no longer known.
+          if (reordered) unknown = true;
+        }
         if (unknown) {
-          masked[q] = 1;
-        } else if (fromCarry && (key === null || carried.key === null || key <= carried.key)) {
-          // Only a line strictly newer than the carried frontier may close a carried block.
-          masked[q] = 1;
-          if (key === null) unknown = true;
-        } else if (reordered) {
-          masked[q] = 1;
-          unknown = true;
-        } else if (c.pem === Pem.Shaped || c.pem === Pem.Begin) {
+          // An uncertain block masks PEM-shaped lines, and lines without a time (their text may be a
+          // body line behind a broken prefix); timed ordinary text stays visible, so one bad
+          // timestamp does not blind the view.
+          if (shape !== Pem.None || key === null) masked[q] = 1;
+        } else if (shape === Pem.Shaped || shape === Pem.Begin) {
           masked[q] = 1;
           fromCarry = false;
-        } else if (c.pem === Pem.End) {
+        } else if (shape === Pem.End) {
           masked[q] = 1;
           open = false;
           fromCarry = false;
@@ -466,11 +479,11 @@ class PemMasker {
           open = false;
           fromCarry = false;
         }
-      } else if (c.pem === Pem.Begin) {
+      } else if (shape === Pem.Begin) {
         open = true;
         unknown = false;
         fromCarry = false;
-      } else if (c.pem === Pem.End) {
+      } else if (shape === Pem.End) {
         // An END without its BEGIN: the page began mid-block; mask the PEM-shaped lines above it.
         masked[q] = 1;
         for (let b = q - 1; b >= 0; b--) {
@@ -486,6 +499,18 @@ class PemMasker {
     this.fromCarry = fromCarry;
     this.prevKey = prevKey;
   }
+}
+
+/**
+ * A line's PEM shape, with one addition to what classification saw: a BEGIN marker that no END
+ * follows opens a block wherever it sits in the line, even inside text that is withheld, cut or
+ * filtered (Go's `{Name:tls Key:-----BEGIN EC PRIVATE KEY-----`).
+ */
+function shapeOf(c: Classified, text: string): Pem {
+  if (c.pem === Pem.Begin) return c.pem;
+  const begin = text.lastIndexOf("-----BEGIN ");
+  if (begin >= 0 && text.indexOf("-----END ", begin) < 0) return Pem.Begin;
+  return c.pem;
 }
 
 interface NextStateInput {
