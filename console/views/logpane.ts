@@ -87,7 +87,7 @@ export function renderRecord(
       if (record.reason === "stream_replaced" && change) {
         const row = el(
           "li",
-          { class: "row gap restart", role: "separator" },
+          { class: "row gap restart" },
           time,
           el("span", { class: "tag" }, "RESTART"),
           el("span", { class: "msg" }),
