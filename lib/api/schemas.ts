@@ -8,6 +8,7 @@ import { type ErrorDetail, ServiceError } from "./errors.ts";
 
 export const ID_PATTERN = /^[a-z0-9]([a-z0-9_-]{0,62}[a-z0-9])?$/;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const MAX_DETAILS = 32;
 
 const id = z.string().regex(ID_PATTERN);
@@ -30,6 +31,8 @@ const boundedInt = (max: number) =>
 const logQueryFields = {
   source: z.enum(["gateway", "agent", "sandbox"]),
   pod: z.string().min(1).max(253).regex(DNS_SUBDOMAIN).optional(),
+  /** An init or regular container of the chosen Pod; default the source's main container. */
+  container: z.string().min(1).max(63).regex(DNS_LABEL).optional(),
   previous: bool.optional(),
   tailLines: boundedInt(1000).optional(),
   sinceSeconds: boundedInt(86400).optional(),
@@ -57,6 +60,7 @@ const downloadQuerySchema = z.strictObject({
 export interface LogQuery {
   source: "gateway" | "agent" | "sandbox";
   pod?: string;
+  container?: string;
   previous?: boolean;
   tailLines?: number;
   sinceSeconds?: number;
@@ -134,10 +138,11 @@ export function parseLogQuery(
       code: "conflict",
     });
   if (conflicts.length > 0) throw invalidRequest(conflicts);
-  if (q.source === "sandbox" && (q.pod !== undefined || q.previous === true))
+  if (q.source === "sandbox" && (q.pod !== undefined || q.container !== undefined || q.previous === true))
     throw new ServiceError("RUNTIME_LOGS_POD_INVALID");
   const result: LogQuery = { source: q.source, download: route === "download" || q.download === true };
   if (q.pod !== undefined) result.pod = q.pod;
+  if (q.container !== undefined) result.container = q.container;
   if (q.previous !== undefined) result.previous = q.previous;
   if (q.tailLines !== undefined) result.tailLines = q.tailLines;
   if (q.sinceSeconds !== undefined) result.sinceSeconds = q.sinceSeconds;

@@ -24,6 +24,8 @@ const HASH = /^[A-Za-z0-9_-]{16}$/;
 const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const POD = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
 const UID = /^[A-Za-z0-9-]{1,64}$/;
+/** The container the view reads: a DNS label. */
+const CONTAINER = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
 export type VerifiedCursor =
   | { status: "valid"; state: CursorState }
@@ -83,6 +85,7 @@ export function signCursor(state: CursorState, binding: CursorBinding, keys: Cur
     i: state.issuedAt,
     p: state.pod,
     u: state.podUid,
+    ct: state.container,
     r: state.restartCount,
     pv: state.previous,
     tl: state.tailLines,
@@ -101,7 +104,24 @@ export function signCursor(state: CursorState, binding: CursorBinding, keys: Cur
   return token;
 }
 
-const PAYLOAD_KEYS = ["v", "k", "b", "i", "p", "u", "r", "pv", "tl", "t", "n", "c", "h", "po", "pf"].sort();
+const PAYLOAD_KEYS = [
+  "v",
+  "k",
+  "b",
+  "i",
+  "p",
+  "u",
+  "ct",
+  "r",
+  "pv",
+  "tl",
+  "t",
+  "n",
+  "c",
+  "h",
+  "po",
+  "pf",
+].sort();
 
 const isCount = (v: unknown, max: number): v is number =>
   typeof v === "number" && Number.isSafeInteger(v) && v >= 0 && v <= max;
@@ -112,11 +132,12 @@ function validate(o: Record<string, unknown>, keyId: string): CursorState {
   if (keys.length !== PAYLOAD_KEYS.length || keys.some((k, i) => k !== PAYLOAD_KEYS[i])) {
     throw invalid("cursor fields");
   }
-  const { v, k, i, p, u, r, pv, tl, t, n, c, h, po, pf } = o;
+  const { v, k, i, p, u, ct, r, pv, tl, t, n, c, h, po, pf } = o;
   if (v !== 1 || k !== keyId) throw invalid("cursor version or key id");
   if (!isCount(i, 8.64e15) || i < 1) throw invalid("cursor issuedAt");
   if (typeof p !== "string" || p.length > 253 || !POD.test(p)) throw invalid("cursor pod");
   if (typeof u !== "string" || !UID.test(u)) throw invalid("cursor uid");
+  if (typeof ct !== "string" || !CONTAINER.test(ct)) throw invalid("cursor container");
   if (!isCount(r, 2 ** 31 - 1)) throw invalid("cursor restartCount");
   if (typeof pv !== "boolean" || typeof c !== "boolean" || typeof po !== "boolean") {
     throw invalid("cursor flags");
@@ -142,6 +163,7 @@ function validate(o: Record<string, unknown>, keyId: string): CursorState {
     issuedAt: i,
     pod: p,
     podUid: u,
+    container: ct,
     restartCount: r,
     previous: pv,
     tailLines: tl,

@@ -48,16 +48,19 @@ export function renderDownload(meta: DownloadMeta, page: LogPage): string {
 
 const unsafe = /[^A-Za-z0-9_.-]/g;
 
-/** `<agent>-<deployment>-<source>-<pod>[-previous].log`, every other character as `_`. */
+/** `<agent>-<deployment>-<source>-<pod>[-<container>][-previous].log`, every other character as `_`. */
 export function downloadFileName(x: {
   agentId: string;
   deploymentId: string;
   source: string;
   pod?: string | null;
+  /** Only when it is not the source's main container. */
+  container?: string | null;
   previous?: boolean;
 }): string {
   const parts = [x.agentId, x.deploymentId, x.source];
   if (x.pod !== undefined && x.pod !== null && x.pod !== "") parts.push(x.pod);
+  if (x.container !== undefined && x.container !== null && x.container !== "") parts.push(x.container);
   if (x.previous === true) parts.push("previous");
   return `${parts.join("-")}.log`.replace(unsafe, "_");
 }

@@ -540,6 +540,7 @@ function nextState(x: NextStateInput): CursorState {
     issuedAt: now,
     pod: chunk.pod,
     podUid: replaced ? after.podUid : chunk.podUid,
+    container: chunk.container,
     restartCount: replaced ? after.restartCount : chunk.restartCount,
     previous: chunk.previous,
     tailLines: x.tailLines,

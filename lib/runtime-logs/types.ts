@@ -99,6 +99,8 @@ export interface CursorState {
   issuedAt: number;
   pod: string;
   podUid: string;
+  /** The container the view reads (init or regular); a view never switches containers. */
+  container: string;
   restartCount: number;
   previous: boolean;
   tailLines: number;

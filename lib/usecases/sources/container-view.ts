@@ -1,9 +1,9 @@
 /**
  * The view decision for container sources (api.md § Log query, state.md § Audit table), as one pure
- * function of the listed Pods, the query and the verified cursor: which Pod and container to read,
- * with or without `previous`, and whether this poll continues the cursor's view or starts a new,
- * audited one (no cursor, an expired one, another Pod, container or `previous`, the cursor's Pod
- * gone, or a download).
+ * function of the listed Pods, the query and the verified cursor: which Pod and container (init or
+ * regular) to read, with or without `previous`, and whether this poll continues the cursor's view or
+ * starts a new, audited one (no cursor, an expired one, another Pod, container or `previous`, the
+ * cursor's Pod gone, or a download).
  */
 import { ServiceError } from "../../api/errors.ts";
 import type { ReadablePod } from "../../kube/types.ts";
@@ -14,6 +14,7 @@ export const DOWNLOAD_TAIL_LINES = 1000;
 
 export interface ContainerViewQuery {
   pod?: string;
+  container?: string;
   previous?: boolean;
   tailLines?: number;
   sinceSeconds?: number;
@@ -33,6 +34,8 @@ export interface ContainerTarget {
   pod: string;
   podUid: string;
   container: string;
+  /** Whether `container` is the source's main container (a download names the others). */
+  main: boolean;
   /** The container's restart count in the listing the decision was made on. */
   restartCount: number;
   previous: boolean;
@@ -71,16 +74,27 @@ export function decideContainerView(input: ContainerViewInput): ContainerView {
       tailLines: download ? DOWNLOAD_TAIL_LINES : (query.tailLines ?? DEFAULT_TAIL_LINES),
     };
   }
+  // The container asked for must be declared in the chosen Pod; else the cursor's (when it still
+  // is), else the main one.
+  const declared = (name: string) => pod.containers.find((c) => c.name === name);
+  if (query.container !== undefined && !declared(query.container))
+    throw new ServiceError("RUNTIME_LOGS_POD_INVALID");
   const onHintPod = hint !== null && hint.pod === pod.name;
-  const previous = query.previous ?? (onHintPod ? hint.previous : false);
-  const container = pod.main;
-  const described = pod.containers.find((c) => c.name === container);
+  const container = query.container ?? (onHintPod && declared(hint.container) ? hint.container : pod.main);
+  const onHintStream = onHintPod && hint.container === container;
+  const previous = query.previous ?? (onHintStream ? hint.previous : false);
+  const described = declared(container);
 
-  // A view continues only on the same Pod name and `previous`. When the cursor's Pod is gone, the
-  // new view still carries the old cursor, so the page opens with a `stream_replaced` gap instead of
-  // switching Pods silently.
+  // A view continues only on the same Pod name, container and `previous`. When the cursor's Pod is
+  // gone, the new view still carries the old cursor, so the page opens with a `stream_replaced` gap
+  // instead of switching Pods silently.
   const podGone = cursor !== null && query.pod === undefined && !pods.some((p) => p.name === cursor.pod);
-  const continuing = !download && cursor !== null && cursor.pod === pod.name && cursor.previous === previous;
+  const continuing =
+    !download &&
+    cursor !== null &&
+    cursor.pod === pod.name &&
+    cursor.container === container &&
+    cursor.previous === previous;
   const carried = !download && (continuing || (podGone && cursor?.previous === previous)) ? cursor : null;
   const tailLines = download
     ? DOWNLOAD_TAIL_LINES
@@ -92,6 +106,7 @@ export function decideContainerView(input: ContainerViewInput): ContainerView {
       pod: pod.name,
       podUid: pod.uid,
       container,
+      main: container === pod.main,
       restartCount: described?.restartCount ?? 0,
       previous,
     },

@@ -126,7 +126,7 @@ export class ContainerSourceReader implements SourceReader<ContainerPrepared> {
   #result(
     input: OpenInput<ContainerPrepared>,
     built: BuiltPage,
-    target: { pod: string; previous: boolean } | null,
+    target: { pod: string; container: string; main: boolean; previous: boolean } | null,
   ): SourceResult {
     if (!input.prepared.query.download) return { kind: "page", body: built.body };
     const fileName = downloadFileName({
@@ -134,6 +134,7 @@ export class ContainerSourceReader implements SourceReader<ContainerPrepared> {
       deploymentId: built.page.deploymentId,
       source: input.prepared.query.source,
       pod: target?.pod ?? null,
+      container: target && !target.main ? target.container : null,
       previous: target?.previous ?? input.prepared.query.previous ?? false,
     });
     return { kind: "attachment", text: renderDownload({ agentId: input.agentId }, built.page), fileName };

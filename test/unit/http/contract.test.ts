@@ -30,6 +30,7 @@ describe("log query", () => {
         {
           source: "agent",
           pod: "gw-0",
+          container: "workspace-init",
           previous: "true",
           tailLines: "1000",
           sinceSeconds: "86400",
@@ -41,6 +42,7 @@ describe("log query", () => {
     ).toEqual({
       source: "agent",
       pod: "gw-0",
+      container: "workspace-init",
       previous: true,
       tailLines: 1000,
       sinceSeconds: 86400,
@@ -72,6 +74,11 @@ describe("log query", () => {
     [{ source: "gateway", cursor: "v1.a.b", download: "true" }, "query.cursor", "conflict"],
     [{ source: "gateway", cursor: "v1.a.b", sinceSeconds: "5" }, "query.sinceSeconds", "conflict"],
     [{ source: "gateway", pod: "Upper" }, "query.pod", "invalid_value"],
+    [{ source: "gateway", container: "Upper" }, "query.container", "invalid_value"],
+    [{ source: "gateway", container: "a.b" }, "query.container", "invalid_value"],
+    [{ source: "gateway", container: "-init" }, "query.container", "invalid_value"],
+    [{ source: "gateway", container: "c".repeat(64) }, "query.container", "invalid_value"],
+    [{ source: "gateway", container: "" }, "query.container", "invalid_value"],
     [{ source: "gateway", previous: "yes" }, "query.previous", "invalid_value"],
     [{ source: "gateway", follow: "true" }, "query.follow", "unknown_parameter"],
   ])("rejects %j at %s", (query, path, code) => {
@@ -86,7 +93,10 @@ describe("log query", () => {
     );
   });
 
-  it("answers sandbox with pod or previous as RUNTIME_LOGS_POD_INVALID", () => {
+  it("answers sandbox with pod, container or previous as RUNTIME_LOGS_POD_INVALID", () => {
+    expect(failure(() => parseLogQuery({ source: "sandbox", container: "x" }, "logs", NOW)).code).toBe(
+      "RUNTIME_LOGS_POD_INVALID",
+    );
     expect(failure(() => parseLogQuery({ source: "sandbox", pod: "x" }, "logs", NOW)).code).toBe(
       "RUNTIME_LOGS_POD_INVALID",
     );

@@ -23,6 +23,7 @@ const state = (over: Partial<CursorState> = {}): CursorState => ({
   issuedAt: NOW,
   pod: "gateway-7d9f8b6c5d-x2k4p",
   podUid: "2b1f7c1e-8f0a-4c55-9d57-1a2b3c4d5e6f",
+  container: "gateway",
   restartCount: 3,
   previous: false,
   tailLines: 200,
@@ -69,7 +70,7 @@ describe("cursor codec", () => {
     expect(verify(token)).toEqual({ status: "valid", state: s });
     // Signed, not encrypted, but never any text: only the fields we put in.
     expect(Object.keys(decode(token)).sort()).toEqual(
-      ["b", "c", "h", "i", "k", "n", "p", "pf", "po", "pv", "r", "t", "tl", "u", "v"].sort(),
+      ["b", "c", "ct", "h", "i", "k", "n", "p", "pf", "po", "pv", "r", "t", "tl", "u", "v"].sort(),
     );
   });
 
@@ -181,6 +182,11 @@ describe("cursor codec", () => {
       ["p", "a".repeat(254)],
       ["u", "uid with space"],
       ["u", "u".repeat(65)],
+      ["ct", ""],
+      ["ct", "Gateway"],
+      ["ct", "a".repeat(64)],
+      ["ct", "-gateway"],
+      ["ct", 1],
       ["r", -1],
       ["r", 2 ** 31],
       ["r", 0.5],

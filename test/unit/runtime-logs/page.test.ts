@@ -166,6 +166,7 @@ describe("planLogRead", () => {
       issuedAt: T0,
       pod: "p",
       podUid: "u",
+      container: "c",
       restartCount: 0,
       previous: false,
       tailLines: 50,

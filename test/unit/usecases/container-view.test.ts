@@ -30,6 +30,7 @@ const state = (over: Partial<CursorState> = {}): CursorState => ({
   issuedAt: 1_000,
   pod: "gw-0",
   podUid: "uid-0",
+  container: "gateway",
   restartCount: 0,
   previous: false,
   tailLines: 50,
@@ -115,6 +116,39 @@ describe("decideContainerView", () => {
     expect(carried).not.toHaveProperty("sinceSeconds");
   });
 
+  it("reads an init container when asked, as a new view that a download names", () => {
+    expect(decide({ container: "workspace-init" })).toMatchObject({
+      newView: true,
+      target: { pod: "gw-1", container: "workspace-init", main: false },
+    });
+    expect(decide({})).toMatchObject({ target: { container: "gateway", main: true } });
+  });
+
+  it("keeps the cursor's container; another container is a new view; an unknown one is refused", () => {
+    expect(decide({}, valid({ container: "sidecar", previous: true }))).toMatchObject({
+      newView: false,
+      target: { pod: "gw-0", container: "sidecar", previous: true },
+    });
+    // `previous` follows the cursor only on its own stream.
+    expect(decide({ container: "gateway" }, valid({ container: "sidecar", previous: true }))).toMatchObject({
+      newView: true,
+      carried: null,
+      target: { container: "gateway", previous: false },
+    });
+    // A container the Pod no longer declares falls back to the main one, as a new view.
+    expect(decide({}, valid({ container: "gone" }))).toMatchObject({
+      newView: true,
+      target: { container: "gateway" },
+    });
+    let code: string | undefined;
+    try {
+      decide({ container: "nope" });
+    } catch (e) {
+      if (isServiceError(e)) code = e.code;
+    }
+    expect(code).toBe("RUNTIME_LOGS_POD_INVALID");
+  });
+
   it("refuses a Pod that is not listed; no Pod at all is nothing to read", () => {
     let code: string | undefined;
     try {
@@ -133,6 +167,7 @@ describe("decideContainerView", () => {
 });
 
 const podName = fc.constantFrom("gw-0", "gw-1", "gw-2");
+const containerName = fc.constantFrom("workspace-init", "gateway", "sidecar", "gone");
 const arbPods = fc.uniqueArray(
   fc
     .record({ name: podName, restartCount: fc.nat(5) })
@@ -142,6 +177,7 @@ const arbPods = fc.uniqueArray(
 const arbQuery: fc.Arbitrary<ContainerViewQuery> = fc.record(
   {
     pod: podName,
+    container: containerName,
     previous: fc.boolean(),
     tailLines: fc.integer({ min: 1, max: 1000 }),
     sinceSeconds: fc.integer({ min: 1, max: 86_400 }),
@@ -153,12 +189,13 @@ const arbCursor: fc.Arbitrary<VerifiedCursor | null> = fc.option(
     .record({
       status: fc.constantFrom("valid" as const, "expired" as const),
       pod: podName,
+      container: containerName,
       previous: fc.boolean(),
       tailLines: fc.integer({ min: 1, max: 1000 }),
     })
-    .map(({ status, pod: p, previous, tailLines }) => ({
+    .map(({ status, pod: p, container, previous, tailLines }) => ({
       status,
-      state: state({ pod: p, podUid: `uid-${p.slice(3)}`, previous, tailLines }),
+      state: state({ pod: p, podUid: `uid-${p.slice(3)}`, container, previous, tailLines }),
     })),
 );
 
@@ -170,9 +207,12 @@ describe("decideContainerView properties", () => {
         try {
           v = decideContainerView({ pods, query, cursor, download });
         } catch (e) {
-          // Only an unlisted asked-for Pod is refused.
+          // Only an unlisted asked-for Pod, or an asked-for container it does not declare, is refused.
           expect(isServiceError(e) && e.code === "RUNTIME_LOGS_POD_INVALID").toBe(true);
-          expect(query.pod !== undefined && !pods.some((p) => p.name === query.pod)).toBe(true);
+          expect(
+            (query.pod !== undefined && !pods.some((p) => p.name === query.pod)) ||
+              query.container === "gone",
+          ).toBe(true);
           return;
         }
         if (v.kind === "none") {
@@ -182,8 +222,15 @@ describe("decideContainerView properties", () => {
         const chosen = pods.find((p) => p.name === v.target.pod);
         expect(chosen?.uid).toBe(v.target.podUid);
         const c = cursor?.status === "valid" ? cursor.state : null;
+        expect(chosen?.containers.some((k) => k.name === v.target.container)).toBe(true);
+        expect(v.target.main).toBe(v.target.container === chosen?.main);
+        if (query.container !== undefined) expect(v.target.container).toBe(query.container);
         const continues =
-          !download && c !== null && c.pod === v.target.pod && c.previous === v.target.previous;
+          !download &&
+          c !== null &&
+          c.pod === v.target.pod &&
+          c.container === v.target.container &&
+          c.previous === v.target.previous;
         expect(v.newView).toBe(!continues);
         if (continues) expect(v.carried).toBe(c);
         if (download) {
