@@ -4,6 +4,7 @@
  * the usual phrasings plus the caller's hints.
  */
 import { M, type RedactionKind } from "./marks.ts";
+import { splice } from "./scan.ts";
 
 export interface EventTextHints {
   nodeNames?: readonly string[];
@@ -55,15 +56,13 @@ export function maskEventNames(s: string, hints: EventTextHints): string {
   return s;
 }
 
+/** Every occurrence of `needle` masked as one marker. */
 function replaceAll(s: string, needle: string, rep: string): string {
-  let i = s.indexOf(needle);
-  if (i < 0) return s;
-  let out = "";
-  let from = 0;
-  while (i >= 0) {
-    out += s.slice(from, i) + rep.repeat(needle.length);
-    from = i + needle.length;
-    i = s.indexOf(needle, from);
+  const spans: number[] = [];
+  const reps: string[] = [];
+  for (let i = s.indexOf(needle); i >= 0; i = s.indexOf(needle, i + needle.length)) {
+    spans.push(i, i + needle.length);
+    reps.push(rep);
   }
-  return out + s.slice(from);
+  return splice(s, spans, reps);
 }

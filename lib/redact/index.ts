@@ -20,6 +20,7 @@ import { pem } from "./rules/pem.ts";
 import { providerTokens } from "./rules/provider-tokens.ts";
 import { query } from "./rules/query.ts";
 import { userinfo } from "./rules/userinfo.ts";
+import { currentLedger, startLedger } from "./scan.ts";
 import { neutralizeInvisible, type Shadow, shadowOf } from "./shadow.ts";
 import { compileTriggers } from "./triggers.ts";
 
@@ -61,7 +62,7 @@ const F_IDENTITY = 1 << RULES.length;
 const NEEDS_LOWER = RULES.reduce((f, r, k) => (r.needsLower === true ? f | (1 << k) : f), 0);
 
 /** Run the rules whose triggers `f` found, in order. */
-function redactChain(s: string, f: number): string {
+export function redactChain(s: string, f: number): string {
   const lower = f & NEEDS_LOWER ? s.toLowerCase() : "";
   for (let k = 0; k < RULES.length; k++) if (f & (1 << k)) s = RULES[k]!.apply(s, lower);
   return s;
@@ -88,6 +89,7 @@ export function redact(text: string, options: RedactOptions = {}): string {
   if (f === 0 && options.event === undefined)
     return shadow.invisible ? neutralizeInvisible(original) : original;
   const values: string[] = [];
+  startLedger();
   let s = protectExisting(shadow.text, values);
   if (f & F_IDENTITY) s = protectIdentities(s, options.identity ?? null, values);
   if (options.event !== undefined) s = maskEventNames(s, options.event);
@@ -98,28 +100,36 @@ export function redact(text: string, options: RedactOptions = {}): string {
 const PLACEHOLDER_G = /[\ue000-\uf8ff]/g;
 
 /**
- * The output: the original text with each placeholder run of the masked shadow replaced by its
- * text (a marker or a pseudonym) over the original span it covers; the rest of the original kept,
- * its invisible characters escaped.
+ * The output: the original text with each placeholder of the masked text replaced by its text (a
+ * marker or a pseudonym) over the original span it stands for (found through the ledger); the rest
+ * of the original kept, its invisible characters escaped.
  */
-function assemble(original: string, shadow: Shadow, masked: string, values: readonly string[]): string {
+export function assemble(
+  original: string,
+  shadow: Shadow,
+  masked: string,
+  values: readonly string[],
+): string {
   const keep = shadow.invisible ? neutralizeInvisible : (t: string): string => t;
   if (masked === shadow.text) return keep(original);
+  const lens = currentLedger();
   const { start, end } = shadow;
   let out = "";
   let pos = 0;
+  /** How much longer the shadow is than `masked` before the current placeholder. */
+  let extra = 0;
+  let li = 0;
   PLACEHOLDER_G.lastIndex = 0;
   for (let m = PLACEHOLDER_G.exec(masked); m !== null; m = PLACEHOLDER_G.exec(masked)) {
-    const i = m.index;
-    const c = masked.charCodeAt(i);
-    let j = i + 1;
-    while (j < masked.length && masked.charCodeAt(j) === c) j++;
-    const from = start === null ? i : start[i]!;
-    const to = end === null ? j : end[j - 1]!;
+    const len = lens[li++] ?? 1;
+    const a = m.index + extra;
+    const b = a + len;
+    extra += len - 1;
+    const from = start === null ? a : start[a]!;
+    const to = end === null ? b : end[b - 1]!;
     if (from > pos) out += keep(original.slice(pos, from));
-    out += placeholderText(c, values);
+    out += placeholderText(m[0].charCodeAt(0), values);
     if (to > pos) pos = to;
-    PLACEHOLDER_G.lastIndex = j;
   }
   return out + keep(original.slice(pos));
 }

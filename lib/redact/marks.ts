@@ -1,7 +1,6 @@
 /**
- * Redaction kinds and their markers. While the chain runs, each character of a redacted span is one
- * private-use character (a marker) that no later rule matches; a run of one marker becomes
- * `[redacted:<kind>]` at the end.
+ * Redaction kinds and their markers. While the chain runs, a redacted span is one private-use character
+ * (a marker) that no later rule matches; markers become `[redacted:<kind>]` at the end.
  */
 
 export const REDACTION_KINDS = [

@@ -5,24 +5,36 @@
  */
 import { M, PROTECTED_BASE, PROTECTED_MAX, REDACTION_KINDS, type RedactionKind } from "./marks.ts";
 import { holdsProviderPrefix } from "./rules/provider-tokens.ts";
+import { splice } from "./scan.ts";
 
 const REDACTED_G = new RegExp(`\\[redacted:(${REDACTION_KINDS.join("|")})\\]`, "g");
 const PSEUDONYM_G = /hmac-sha256:v1:([A-Za-z0-9._-]{1,32}):[0-9a-f]{64}(?![0-9a-f])/g;
 
 /**
- * `s` with earlier redactions and pseudonym-shaped values as placeholder runs of the same length (a
- * key id that looks like a token prefix is not trusted). Pseudonyms are appended to `values`.
+ * `s` with earlier redactions and pseudonym-shaped values as placeholders (a key id that looks like a token prefix is not trusted). Pseudonyms are appended to `values`.
  */
 export function protectExisting(s: string, values: string[]): string {
   if (s.includes("[redacted:")) {
-    s = s.replace(REDACTED_G, (m, kind: string) => M[kind as RedactionKind].repeat(m.length));
+    const spans: number[] = [];
+    const reps: string[] = [];
+    REDACTED_G.lastIndex = 0;
+    for (let m = REDACTED_G.exec(s); m !== null; m = REDACTED_G.exec(s)) {
+      spans.push(m.index, m.index + m[0].length);
+      reps.push(M[m[1] as RedactionKind]);
+    }
+    s = splice(s, spans, reps);
   }
   if (s.includes("hmac-sha256:v1:")) {
-    s = s.replace(PSEUDONYM_G, (m, keyId: string) => {
-      if (holdsProviderPrefix(keyId) || values.length > PROTECTED_MAX - PROTECTED_BASE) return m;
-      values.push(m);
-      return String.fromCharCode(PROTECTED_BASE + values.length - 1).repeat(m.length);
-    });
+    const spans: number[] = [];
+    const reps: string[] = [];
+    PSEUDONYM_G.lastIndex = 0;
+    for (let m = PSEUDONYM_G.exec(s); m !== null; m = PSEUDONYM_G.exec(s)) {
+      if (holdsProviderPrefix(m[1]!) || values.length > PROTECTED_MAX - PROTECTED_BASE) continue;
+      values.push(m[0]);
+      spans.push(m.index, m.index + m[0].length);
+      reps.push(String.fromCharCode(PROTECTED_BASE + values.length - 1));
+    }
+    s = splice(s, spans, reps);
   }
   return s;
 }

@@ -10,20 +10,60 @@ export const isPlaceholder = (c: number): boolean => c >= 0xe000 && c <= 0xf8ff;
 export const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 
 /**
- * Mask sorted, non-overlapping [start, end) spans of `s`: each character of a span becomes the
- * span's one-character marker, so the text keeps its length and positions stay aligned with the
- * shadow and the original (a run of one marker is one redaction).
+ * The ledger of the text the chain is working on: for each placeholder in it, in order, how many
+ * characters of the shadow it stands for. A masked span shrinks to one placeholder, so later rules
+ * scan less (a mask to the end of a 32 KiB line leaves them almost nothing), and the ledger leads
+ * every placeholder back to its span. Module state: one `redact` call at a time, synchronously.
+ */
+let ledger: number[] = [];
+
+/** Start a fresh ledger for a text without placeholders. */
+export function startLedger(): void {
+  ledger = [];
+}
+
+/** The ledger of the current text (read once, at the end). */
+export function currentLedger(): readonly number[] {
+  return ledger;
+}
+
+const PLACEHOLDER_G = /[\ue000-\uf8ff]/g;
+
+function nextPlaceholder(s: string, from: number): number {
+  PLACEHOLDER_G.lastIndex = from;
+  const m = PLACEHOLDER_G.exec(s);
+  return m === null ? -1 : m.index;
+}
+
+/**
+ * Replace sorted, non-overlapping [start, end) spans of `s` with their one-character marker, and
+ * keep the ledger in step (a span that swallows earlier placeholders stands for all they covered).
  */
 export function splice(s: string, spans: number[], reps: string[]): string {
   if (reps.length === 0) return s;
+  const next: number[] = [];
+  let li = 0;
+  let ph = ledger.length > 0 ? nextPlaceholder(s, 0) : -1;
   let out = "";
   let from = 0;
   for (let k = 0; k < reps.length; k++) {
     const start = spans[2 * k]!;
     const end = spans[2 * k + 1]!;
-    out += s.slice(from, start) + reps[k]!.repeat(end - start);
+    while (ph >= 0 && ph < start) {
+      next.push(ledger[li++]!);
+      ph = nextPlaceholder(s, ph + 1);
+    }
+    let covered = end - start;
+    while (ph >= 0 && ph < end) {
+      covered += ledger[li++]! - 1;
+      ph = nextPlaceholder(s, ph + 1);
+    }
+    next.push(covered);
+    out += s.slice(from, start) + reps[k]!;
     from = end;
   }
+  while (li < ledger.length) next.push(ledger[li++]!);
+  ledger = next;
   return out + s.slice(from);
 }
 

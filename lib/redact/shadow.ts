@@ -49,7 +49,7 @@ function fold(ch: string): string {
 export function shadowOf(s: string): Shadow {
   if (!NOT_PLAIN.test(s)) return { text: s, start: null, end: null, invisible: false };
   const invisible = INVISIBLE.test(s);
-  if (!invisible && s.normalize("NFKC") === s) return { text: s, start: null, end: null, invisible };
+  if (!invisible && allStable(s)) return { text: s, start: null, end: null, invisible };
   // Worst case a character folds to a few more (ligatures, squared words): grow on demand.
   let cap = s.length + 16;
   let start = new Int32Array(cap);
@@ -113,6 +113,16 @@ export function shadowOf(s: string): Shadow {
   }
   out += s.slice(from);
   return { text: out, start, end, invisible };
+}
+
+/** Whether every non-ASCII run of `s` is its own NFKC form (checked run by run: ASCII never changes). */
+function allStable(s: string): boolean {
+  NON_ASCII_G.lastIndex = 0;
+  for (let m = NON_ASCII_G.exec(s); m !== null; m = NON_ASCII_G.exec(s)) {
+    const run = m[0];
+    if (run.normalize("NFKC") !== run) return false;
+  }
+  return true;
 }
 
 function escapeInvisible(ch: string): string {

@@ -74,20 +74,19 @@ export function compileTriggers(rules: readonly Rule[]): Triggers {
       let b64 = 0;
       let url = 0;
       const n = s.length;
+      let next = s.charCodeAt(0);
       for (let i = 0; i < n; i++) {
-        const c = s.charCodeAt(i);
+        const c = next;
+        next = s.charCodeAt(i + 1);
         const t = c < 128 ? table[c]! : 0;
-        if (t & 1) {
-          if (++b64 >= 40) flags |= runFlags;
-        } else b64 = 0;
-        if (t & 2) {
-          if (++url >= 40) flags |= runFlags;
-        } else url = 0;
+        // Runs of either alphabet (a long one triggers the long-token rule), without branches.
+        b64 = (b64 + 1) & -(t & 1);
+        url = (url + 1) & -((t >> 1) & 1);
+        if (b64 >= 40 || url >= 40) flags |= runFlags;
         if (t < 4) continue;
         if (t & 8) flags |= singleFlags[c]!;
-        if ((t & 4) === 0) continue;
-        const next = s.charCodeAt(i + 1);
-        const id = next < 128 ? byPair[c * 128 + next]! : 0;
+        if ((t & 4) === 0 || !(next < 128)) continue;
+        const id = byPair[c * 128 + next]!;
         if (id === 0) continue;
         const words = lists[id]!;
         for (let k = 0; k < words.length; k++) {

@@ -1,4 +1,6 @@
 /** `bearer`, `basic`, `netrc`: credentials after an authentication scheme or a netrc `login`. */
+
+import { wordAt } from "../grammar.ts";
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
 import { isAlnum, isPlaceholder, skipBlanks, splice, wordEnd } from "../scan.ts";
@@ -53,7 +55,7 @@ function authSchemesRule(s: string, lower: string): string {
       const userEnd = wordEnd(s, NETRC.lastIndex);
       if (userEnd === NETRC.lastIndex) continue;
       const p = skipBlanks(s, userEnd);
-      if (p === userEnd || s.slice(p, p + 8).toLowerCase() !== "password") continue;
+      if (p === userEnd || !wordAt(s, p, "password")) continue;
       const v = skipBlanks(s, p + 8);
       if (v === p + 8) continue;
       const end = wordEnd(s, v);

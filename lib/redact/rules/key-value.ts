@@ -62,8 +62,26 @@ function endsWithPart(key: string, low: string, word: string, whole: boolean): b
   return c >= 65 && c <= 90 && ((p >= 97 && p <= 122) || (p >= 48 && p <= 57));
 }
 
-/** Whether a key (as written, without quotes) names a secret. */
+/** Verdicts by key, remembered: logs (and attackers) repeat the same few keys. */
+const VERDICTS = new Map<string, boolean>();
+let lastKey = "";
+let lastVerdict = false;
+
+/** Whether a key (as written, without quotes or leading dashes) names a secret. */
 export function isSecretKey(key: string): boolean {
+  if (key === lastKey) return lastVerdict;
+  let v = VERDICTS.get(key);
+  if (v === undefined) {
+    v = judgeKey(key.replace(/^-+/, ""));
+    if (VERDICTS.size >= 4096) VERDICTS.clear();
+    VERDICTS.set(key, v);
+  }
+  lastKey = key;
+  lastVerdict = v;
+  return v;
+}
+
+function judgeKey(key: string): boolean {
   const low = key.toLowerCase();
   for (const part of SECRET_PARTS) if (low.includes(part)) return true;
   return (
@@ -103,17 +121,18 @@ function keyValueRule(s: string): string {
     if (s.charCodeAt(ke) === 62 && s.charCodeAt(ke - 1) === 45) ke--;
     CANDIDATES.lastIndex = ke;
     floor = ke;
-    const key = s.slice(ks, ke);
     let value = null;
-    if (m[0].toLowerCase() === "identified") {
+    if (m[0].length === 10 && m[0].toLowerCase() === "identified") {
       // SQL: `IDENTIFIED BY 'v'` (also `IDENTIFIED WITH plugin BY 'v'` stays out of scope).
       const by = skipBlanks(s, ke);
       if (by > ke && wordAt(s, by, "by")) {
         const v = skipBlanks(s, by + 2);
         if (v > by + 2) value = valueAt(s, v);
       }
-    } else if (isSecretKey(key.replace(/^-+/, ""))) {
+    } else {
+      // The grammar first (cheap, and most mentions of a key word in prose have no value), then the key.
       value = valueAfterKey(s, ks, ke, s.charCodeAt(ks) === 45);
+      if (value !== null && !isSecretKey(s.slice(ks, ke))) value = null;
     }
     if (value === null || value.end <= value.start) continue;
     if (!value.quoted && inQuery(s, ks)) value.end = paramEnd(s, value.start, value.end);

@@ -178,45 +178,66 @@ export const PROVIDERS: readonly Provider[] = [
   t("sha256~", 40),
 ];
 
-function inBody(c: number, body: Body): boolean {
-  if (isPlaceholder(c)) return true;
-  switch (body) {
-    case Body.Url:
-      return isAlnum(c) || c === 95 || c === 45;
-    case Body.Dotted:
-      return isAlnum(c) || c === 95 || c === 45 || c === 46;
-    case Body.Base64:
-      return isAlnum(c) || c === 43 || c === 47 || c === 61 || c === 95 || c === 45;
-    case Body.Hex:
-      return (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
-    case Body.Upper:
-      return (c >= 48 && c <= 57) || (c >= 65 && c <= 90);
-    case Body.Path:
-      return isAlnum(c) || c === 95 || c === 45 || c === 47;
-    default:
-      return c > 0x20;
+/** Per body kind, which ASCII characters a token body holds (placeholders always continue it). */
+const BODY_CHARS: Uint8Array[] = [];
+for (const body of Object.values(Body)) {
+  const t = new Uint8Array(128);
+  for (let c = 0; c < 128; c++) {
+    const alnum = isAlnum(c);
+    const url = alnum || c === 95 || c === 45;
+    t[c] = Number(
+      body === Body.Url
+        ? url
+        : body === Body.Dotted
+          ? url || c === 46
+          : body === Body.Base64
+            ? url || c === 43 || c === 47 || c === 61
+            : body === Body.Hex
+              ? (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102)
+              : body === Body.Upper
+                ? (c >= 48 && c <= 57) || (c >= 65 && c <= 90)
+                : body === Body.Path
+                  ? url || c === 47
+                  : c > 0x20,
+    );
   }
+  BODY_CHARS[body] = t;
+}
+
+/** End of the token body that starts at `i`. */
+function bodyEnd(s: string, i: number, body: Body): number {
+  const t = BODY_CHARS[body]!;
+  const word = body === Body.Word;
+  const n = s.length;
+  while (i < n) {
+    const c = s.charCodeAt(i);
+    if (c < 128 ? t[c] === 0 : !(word || isPlaceholder(c))) break;
+    i++;
+  }
+  return i;
 }
 
 /** Candidates by the pair of their first two characters (case-sensitive), longest prefix first. */
-const BY_PAIR = new Map<number, Provider[]>();
+const BY_PAIR = new Int16Array(128 * 128);
+const LISTS: Provider[][] = [[]];
 for (const p of [...PROVIDERS].sort((a, b) => b.prefix.length - a.prefix.length)) {
   const key = p.prefix.charCodeAt(0) * 128 + p.prefix.charCodeAt(1);
-  const list = BY_PAIR.get(key) ?? [];
-  list.push(p);
-  BY_PAIR.set(key, list);
+  if (BY_PAIR[key] === 0) {
+    BY_PAIR[key] = LISTS.length;
+    LISTS.push([]);
+  }
+  LISTS[BY_PAIR[key]!]!.push(p);
 }
-const FIRST = new Uint8Array(128);
-for (const p of PROVIDERS) FIRST[p.prefix.charCodeAt(0)] = 1;
 
 /** The provider whose prefix is at `i` (and may start a token there), or undefined. */
 function providerAt(s: string, i: number): Provider | undefined {
   const c = s.charCodeAt(i);
-  if (c >= 128 || FIRST[c] === 0) return undefined;
-  const list = BY_PAIR.get(c * 128 + s.charCodeAt(i + 1));
-  if (list === undefined) return undefined;
+  const d = s.charCodeAt(i + 1);
+  if (c >= 128 || d >= 128) return undefined;
+  const id = BY_PAIR[c * 128 + d]!;
+  if (id === 0) return undefined;
   const before = i > 0 ? s.charCodeAt(i - 1) : 32;
-  for (const p of list) {
+  for (const p of LISTS[id]!) {
     if (!s.startsWith(p.prefix, i)) continue;
     if (isLetter(before) || (p.strict === true && isAlnum(before))) continue;
     return p;
@@ -235,11 +256,13 @@ function providerRule(s: string): string {
   const reps: string[] = [];
   const n = s.length;
   for (let i = 0; i + 1 < n; i++) {
+    const c = s.charCodeAt(i);
+    const d = s.charCodeAt(i + 1);
+    if (c >= 128 || d >= 128 || BY_PAIR[c * 128 + d] === 0) continue;
     const p = providerAt(s, i);
     if (p === undefined) continue;
     const bodyStart = i + p.prefix.length;
-    let r = bodyStart;
-    while (r < n && inBody(s.charCodeAt(r), p.body)) r++;
+    const r = bodyEnd(s, bodyStart, p.body);
     if (r - bodyStart < p.min) continue;
     spans.push(i, r);
     reps.push(M[p.kind ?? "token"]);
