@@ -1,0 +1,88 @@
+/**
+ * The matching shadow: invisible characters removed and compatibility forms folded, with a map back
+ * to the original, so rules see through disguises while the output keeps the original text.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { neutralizeInvisible, redactText, shadowOf } from "../../../lib/redact/index.ts";
+import { INVISIBLES } from "./shapes.ts";
+
+describe("shadowOf", () => {
+  it("is the string itself for printable ASCII (no copy, no map)", () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom(..." !\"#$%&'()*+,-./09:;<=>?@AZ[\\]^_`az{|}~") }),
+        (s) => {
+          const sh = shadowOf(s);
+          expect(sh.text).toBe(s);
+          expect(sh.start).toBeNull();
+          expect(sh.invisible).toBe(false);
+        },
+      ),
+    );
+  });
+
+  it("drops invisible characters and folds compatibility forms, mapping back to the original", () => {
+    const original = "ｐａｓｓ\u200bword\u00a0=\u00ad x";
+    const sh = shadowOf(original);
+    expect(sh.text).toBe("password = x");
+    expect(sh.invisible).toBe(true);
+    // Every shadow character leads back to the original character it came from.
+    for (let i = 0; i < sh.text.length; i++) {
+      const from = original.slice(sh.start![i]!, sh.end![i]!);
+      expect(from.normalize("NFKC").replace(/\s/u, " ")).toContain(sh.text[i]);
+    }
+  });
+
+  it("maps every character of any text back inside the original, in order", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.constantFrom(...INVISIBLES, "ｐ", "\u00a0", "ﬁ", "㎏", "é", "🚀", "Ⅸ"),
+            fc.string({ maxLength: 4 }),
+          ),
+        ),
+        (parts) => {
+          const s = parts.join("");
+          const sh = shadowOf(s);
+          if (sh.start === null) return;
+          let last = 0;
+          for (let i = 0; i < sh.text.length; i++) {
+            expect(sh.start[i]!).toBeGreaterThanOrEqual(last);
+            expect(sh.end![i]!).toBeLessThanOrEqual(s.length);
+            last = sh.start[i]!;
+          }
+        },
+      ),
+    );
+  });
+});
+
+describe("redaction through the shadow", () => {
+  it("a disguised key still masks, and the original text around it is kept", () => {
+    expect(redactText("ｐａｓｓｗｏｒｄ＝ｈｕｎｔｅｒ２ ok")).toBe(
+      "ｐａｓｓｗｏｒｄ＝[redacted:key-value] ok",
+    );
+    expect(redactText("pass\u200bword=hunter2 ok")).toBe("pass\\u{200B}word=[redacted:key-value] ok");
+  });
+
+  it("invisible characters at any position never hide a secret, and never leave raw", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(30), fc.constantFrom(...INVISIBLES)), { maxLength: 6 }),
+        (inserts) => {
+          let line = "password=Sup3rS3cretValue";
+          for (const [at, ch] of inserts) {
+            const i = Math.min(at, line.length);
+            line = line.slice(0, i) + ch + line.slice(i);
+          }
+          const out = redactText(line);
+          expect(out).not.toMatch(/Sup3r|S3cret|Value/);
+          expect(out).toBe(neutralizeInvisible(out));
+          for (const ch of INVISIBLES) expect(out).not.toContain(ch);
+        },
+      ),
+    );
+  });
+});
