@@ -173,6 +173,8 @@ describe("console for operators", () => {
     await waitForRow(first.page, "request 0 handled");
     await first.page.getByLabel("Source", { exact: true }).selectOption("agent");
     await waitForRow(first.page, "harness up");
+    await first.page.getByLabel("Container", { exact: true }).selectOption("workspace-init");
+    await waitForRow(first.page, "workspace ready");
     const link = new URL(first.page.url());
     expect(Object.fromEntries(link.searchParams)).toMatchObject({
       namespace: NS,
@@ -180,7 +182,7 @@ describe("console for operators", () => {
       deployment: "d2",
       source: "agent",
       pod: H_POD,
-      container: "harness",
+      container: "workspace-init",
     });
     await first.page.close();
 
@@ -194,18 +196,19 @@ describe("console for operators", () => {
       container: await page.getByLabel("Container", { exact: true }).inputValue(),
       url: page.url(),
     });
-    await waitForRow(page, "harness up");
+    await waitForRow(page, "workspace ready");
     const opened = await view();
     expect(opened).toEqual({
       namespace: NS,
       deployment: "d2",
       source: "agent",
       pod: H_POD,
-      container: "harness",
+      container: "workspace-init",
       url: link.href,
     });
+    expect(await rows(page).filter({ hasText: "harness up" }).count()).toBe(0);
     await page.reload();
-    await waitForRow(page, "harness up");
+    await waitForRow(page, "workspace ready");
     expect(await view()).toEqual(opened);
     expect(await page.locator("#who").textContent()).toContain("alice");
     await page.screenshot({ path: join(RESULTS, "console-deeplink.png"), fullPage: true });
@@ -259,43 +262,8 @@ describe("console for operators", () => {
     await page.close();
   });
 
-  it("reads an init container through the contract's container parameter, and links to it", async () => {
+  it("reads an init container through the contract's container parameter, downloads it, and links to it", async () => {
     const { page, logReads } = await openPage(browser.context);
-    // The page the service sends for the init container (the UI's part: ask for it, show it).
-    await page.route(/\/runtime\/logs\?/, async (route: Route) => {
-      const url = new URL(route.request().url());
-      if (url.searchParams.get("container") !== "workspace-init") return route.continue();
-      await route.fulfill({
-        json: {
-          data: {
-            deploymentId: "d2",
-            source: "agent",
-            stream: {
-              source: "agent",
-              pod: H_POD,
-              podUid: "6f1c0000-0000-4000-8000-0000000000a2",
-              container: "workspace-init",
-              restartCount: 0,
-              previous: false,
-            },
-            observedAt: "2026-12-01T08:00:00Z",
-            records: [
-              {
-                type: "line",
-                time: "2026-12-01T07:01:00Z",
-                kind: "text",
-                level: "info",
-                message: "INFO workspace ready (412 files)",
-              },
-            ],
-            withheld: 0,
-            truncated: false,
-            cursor: null,
-          },
-          meta: { requestId: "req_sample" },
-        },
-      });
-    });
     await signIn(page, "alice");
     await choose(page);
     await page.getByLabel("Source", { exact: true }).selectOption("agent");
@@ -311,6 +279,11 @@ describe("console for operators", () => {
     });
     expect(await rows(page).filter({ hasText: "harness up" }).count()).toBe(0);
     expect(new URL(page.url()).searchParams.get("container")).toBe("workspace-init");
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Download" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`${AGENT}-d2-agent-${H_POD}-workspace-init.log`);
     await page.close();
   });
 
