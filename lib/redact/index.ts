@@ -114,7 +114,7 @@ export function assemble(
   if (masked === shadow.text) return keep(original);
   const lens = currentLedger();
   const { start, end } = shadow;
-  let out = "";
+  const out: string[] = [];
   let pos = 0;
   /** How much longer the shadow is than `masked` before the current placeholder. */
   let extra = 0;
@@ -127,11 +127,12 @@ export function assemble(
     extra += len - 1;
     const from = start === null ? a : start[a]!;
     const to = end === null ? b : end[b - 1]!;
-    if (from > pos) out += keep(original.slice(pos, from));
-    out += placeholderText(m[0].charCodeAt(0), values);
+    if (from > pos) out.push(keep(original.slice(pos, from)));
+    out.push(placeholderText(m[0].charCodeAt(0), values));
     if (to > pos) pos = to;
   }
-  return out + keep(original.slice(pos));
+  out.push(keep(original.slice(pos)));
+  return out.join("");
 }
 
 /** Redact one string that leaves the service (messages, fields, reasons). */

@@ -54,7 +54,7 @@ export function shadowOf(s: string): Shadow {
   let cap = s.length + 16;
   let start = new Int32Array(cap);
   let end = new Int32Array(cap);
-  let out = "";
+  const out: string[] = [];
   let n = 0;
   const ensure = (extra: number): void => {
     if (n + extra <= cap) return;
@@ -77,7 +77,7 @@ export function shadowOf(s: string): Shadow {
       end[n] = i + 1;
       n++;
     }
-    out += s.slice(from, a);
+    out.push(s.slice(from, a));
     const run = m[0];
     const b = a + run.length;
     if (!INVISIBLE.test(run) && run.normalize("NFKC") === run) {
@@ -87,7 +87,7 @@ export function shadowOf(s: string): Shadow {
         end[n] = i + 1;
         n++;
       }
-      out += run;
+      out.push(run);
     } else {
       for (let i = a; i < b; ) {
         const cp = s.codePointAt(i)!;
@@ -99,7 +99,7 @@ export function shadowOf(s: string): Shadow {
           end[n] = i + w;
           n++;
         }
-        out += f;
+        out.push(f);
         i += w;
       }
     }
@@ -111,8 +111,8 @@ export function shadowOf(s: string): Shadow {
     end[n] = i + 1;
     n++;
   }
-  out += s.slice(from);
-  return { text: out, start, end, invisible };
+  out.push(s.slice(from));
+  return { text: out.join(""), start, end, invisible };
 }
 
 /** Whether every non-ASCII run of `s` is its own NFKC form (checked run by run: ASCII never changes). */

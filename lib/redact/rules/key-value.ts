@@ -9,6 +9,8 @@ import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
 import { isKeyChar, isOneMark, splice } from "../scan.ts";
 
+const MAX_KEY = 128;
+
 /** Where a secret-ish key may be; each hit is widened to its whole key and then judged. */
 const CANDIDATES = /pass|pwd|token|secret|key|auth|cookie|credential|signature|account|identified/gi;
 
@@ -121,6 +123,8 @@ function keyValueRule(s: string): string {
     if (s.charCodeAt(ke) === 62 && s.charCodeAt(ke - 1) === 45) ke--;
     CANDIDATES.lastIndex = ke;
     floor = ke;
+    // No program names a key with hundreds of characters: a long run is a token, not a key.
+    if (ke - ks > MAX_KEY) continue;
     let value = null;
     if (m[0].length === 10 && m[0].toLowerCase() === "identified") {
       // SQL: `IDENTIFIED BY 'v'` (also `IDENTIFIED WITH plugin BY 'v'` stays out of scope).

@@ -6,69 +6,61 @@ import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
 import { ALPHABET, isPlaceholder, splice } from "../scan.ts";
 
-/** A maximal run of one token alphabet being scanned, and what kinds of characters it holds. */
-class Run {
-  start = -1;
-  upper = false;
-  lower = false;
-  digit = false;
-  hex = true;
-
-  begin(i: number): void {
-    this.start = i;
-    this.upper = false;
-    this.lower = false;
-    this.digit = false;
-    this.hex = true;
-  }
-
-  add(c: number): void {
-    // An earlier marker inside a run joins it (markers shield nothing) but says nothing of its look.
-    if (c >= 0xe000) return;
-    if (c >= 48 && c <= 57) this.digit = true;
-    else if (c >= 65 && c <= 90) {
-      this.upper = true;
-      if (c > 70) this.hex = false;
-    } else if (c >= 97 && c <= 122) {
-      this.lower = true;
-      if (c > 102) this.hex = false;
-    } else this.hex = false;
-  }
-
-  /** ≥ 40 characters that look random: mixed case and digits, or hex with digits. */
-  random(end: number): boolean {
-    return end - this.start >= 40 && ((this.upper && this.lower && this.digit) || (this.hex && this.digit));
-  }
+/**
+ * Per ASCII character: bit 16 standard base64, bit 32 base64url; what it says of a run's look:
+ * bit 1 digit, bit 2 upper case, bit 4 lower case, bit 8 not a hex digit.
+ */
+const CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  let t = (ALPHABET[c]! & 1 ? 16 : 0) | (ALPHABET[c]! & 2 ? 32 : 0);
+  if (c >= 48 && c <= 57) t |= 1;
+  else if (c >= 65 && c <= 90) t |= c > 70 ? 2 | 8 : 2;
+  else if (c >= 97 && c <= 122) t |= c > 102 ? 4 | 8 : 4;
+  else if (t !== 0) t |= 8;
+  CLASS[c] = t;
 }
+
+/** ≥ 40 characters that look random: mixed case and digits, or hex with digits. */
+const looksRandom = (length: number, kinds: number): boolean =>
+  length >= 40 && ((kinds & 7) === 7 || ((kinds & 1) !== 0 && (kinds & 8) === 0));
 
 /**
  * Spans of ≥ 40-character runs of standard base64 (`[A-Za-z0-9+/]`, then `=` padding) and of
  * base64url (`[A-Za-z0-9_-]`) that look random, both alphabets in one pass; each list in order.
+ * An earlier marker inside a run joins it (markers shield nothing) but says nothing of its look.
  */
 function randomRuns(s: string, b64Out: number[], urlOut: number[]): void {
   const n = s.length;
-  const b64 = new Run();
-  const url = new Run();
+  let b64Start = -1;
+  let b64Kinds = 0;
+  let urlStart = -1;
+  let urlKinds = 0;
   for (let i = 0; i <= n; i++) {
     const c = i < n ? s.charCodeAt(i) : 0;
-    const cls = c < 128 ? ALPHABET[c]! & 3 : isPlaceholder(c) ? 3 : 0;
-    if (cls & 1) {
-      if (b64.start < 0) b64.begin(i);
-      b64.add(c);
-    } else if (b64.start >= 0) {
-      if (b64.random(i)) {
+    const t = c < 128 ? CLASS[c]! : isPlaceholder(c) ? 48 : 0;
+    if (t & 16) {
+      if (b64Start < 0) {
+        b64Start = i;
+        b64Kinds = 0;
+      }
+      b64Kinds |= t;
+    } else if (b64Start >= 0) {
+      if (looksRandom(i - b64Start, b64Kinds)) {
         let end = i;
         while (end < n && s.charCodeAt(end) === 61) end++;
-        b64Out.push(b64.start, end);
+        b64Out.push(b64Start, end);
       }
-      b64.start = -1;
+      b64Start = -1;
     }
-    if (cls & 2) {
-      if (url.start < 0) url.begin(i);
-      url.add(c);
-    } else if (url.start >= 0) {
-      if (url.random(i)) urlOut.push(url.start, i);
-      url.start = -1;
+    if (t & 32) {
+      if (urlStart < 0) {
+        urlStart = i;
+        urlKinds = 0;
+      }
+      urlKinds |= t;
+    } else if (urlStart >= 0) {
+      if (looksRandom(i - urlStart, urlKinds)) urlOut.push(urlStart, i);
+      urlStart = -1;
     }
   }
 }
