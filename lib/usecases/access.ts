@@ -50,10 +50,11 @@ export async function authorizeAgent(
   const decision = authorize({ route: request.route, agent, grants });
   if (decision.allowed) return { agent: agent as AgentRecord, grant: decision.grant };
 
+  // Outsiders must not tell an unknown Agent from one they hold no grant on (quality.md R12): every
+  // denial asks the store the same question, whatever its reason, unless the grants already answer it.
   const namespaceAccess =
-    decision.reason === "unknown_agent" &&
-    (grantsShowNamespaceAccess(grants, request.namespaceId) ||
-      (await deps.registry.hasGrantInNamespace(request.principalId, request.namespaceId)));
+    grantsShowNamespaceAccess(grants, request.namespaceId) ||
+    (await deps.registry.hasGrantInNamespace(request.principalId, request.namespaceId));
   const outcome = denialOutcome(decision, namespaceAccess);
   if (outcome.audit) {
     await deps.audit.recordDenial({
