@@ -7,12 +7,22 @@
 import type { AdmittingGrant, DenialReason, Route } from "../auth/policy.ts";
 import type { Action, SourceId } from "../domain.ts";
 
+/**
+ * Each route's event, for admitted and denied requests alike (the `outcome` tells them apart):
+ * logs, downloads (also `logs?download=true`), and the status function's reads.
+ */
 export const AUDIT_EVENTS = {
   view: "openclaw.agents.runtime_logs.view",
   download: "openclaw.agents.runtime_logs.download",
-  logsDenied: "openclaw.agents.runtime_logs.denied",
-  runtimeDenied: "openclaw.agents.runtime.denied",
+  runtimeRead: "openclaw.agents.runtime.read",
 } as const;
+
+/** The event a route's requests are audited under. */
+export function routeEvent(route: Route): AuditEventName {
+  if (route === "logs") return AUDIT_EVENTS.view;
+  if (route === "download") return AUDIT_EVENTS.download;
+  return AUDIT_EVENTS.runtimeRead;
+}
 
 export type AuditEventName = (typeof AUDIT_EVENTS)[keyof typeof AUDIT_EVENTS];
 export type AuditOutcome = "success" | "denied";
@@ -48,6 +58,46 @@ export interface DenialAudit extends AuditSubject {
   reasonCode: DenialReason;
   deploymentId?: string;
   source?: SourceId;
+}
+
+/**
+ * Denials of one principal on one Agent and route within one UTC minute, as one item (state.md §
+ * Audit table): sk `DENIED#{minute}#{route}#{principalId}`, updated with `ADD count 1`, so a flood
+ * of denials never grows the table per request and every denial is still counted. The context
+ * fields are the latest denial's.
+ */
+export interface DenialAggregate extends AuditSubject {
+  event: AuditEventName;
+  outcome: "denied";
+  route: Route;
+  /** The UTC minute, RFC 3339 to the minute: `2026-11-29T12:00Z`. */
+  minute: string;
+  count: number;
+  /** RFC 3339 UTC with milliseconds: the first and the latest denial counted in the item. */
+  firstAt: string;
+  lastAt: string;
+  action: Action;
+  reasonCode: DenialReason;
+  deploymentId?: string;
+  source?: SourceId;
+}
+
+export const DENIED_PREFIX = "DENIED#";
+const ROUTES = new Set<string>(["status", "deployments", "logs", "download"]);
+
+/** `2026-11-29T12:00Z` for any instant of that minute. */
+export const denialMinute = (timeMs: number): string => `${new Date(timeMs).toISOString().slice(0, 16)}Z`;
+
+/** The aggregate's sort key; the principal goes last, since it may itself contain `#`. */
+export const denialSk = (minute: string, route: Route, principalId: string): string =>
+  `${DENIED_PREFIX}${minute}#${route}#${principalId}`;
+
+const DENIAL_SK = /^DENIED#(\d{4}-\d\d-\d\dT\d\d:\d\dZ)#(status|deployments|logs|download)#(.+)$/s;
+
+/** Minute, route and principal of a denial aggregate's sort key, or null for any other key. */
+export function parseDenialSk(sk: string): { minute: string; route: Route; principalId: string } | null {
+  const m = DENIAL_SK.exec(sk);
+  return m ? { minute: m[1] as string, route: m[2] as Route, principalId: m[3] as string } : null;
 }
 
 /** One stored record, as written and as queried back. */
@@ -131,9 +181,6 @@ export function validateFields(f: AuditFields): void {
   check(optional(f.reasonCode, oneOf(REASONS)), "reasonCode");
 }
 
-const deniedEvent = (route: Route): AuditEventName =>
-  route === "logs" || route === "download" ? AUDIT_EVENTS.logsDenied : AUDIT_EVENTS.runtimeDenied;
-
 function subject(s: AuditSubject) {
   return {
     namespaceId: s.namespaceId,
@@ -161,10 +208,16 @@ export function readFields(kind: "view" | "download", r: ReadAudit): AuditFields
   return fields;
 }
 
+/** Checks a denial before it is counted (the same grammars as every record, plus the route). */
+export function validateDenial(d: DenialAudit): void {
+  check(ROUTES.has(d.route), "route");
+  validateFields(denialFields(d));
+}
+
 export function denialFields(d: DenialAudit): AuditFields {
   const fields: AuditFields = {
     ...subject(d),
-    event: deniedEvent(d.route),
+    event: routeEvent(d.route),
     outcome: "denied",
     action: d.action,
     reasonCode: d.reasonCode,

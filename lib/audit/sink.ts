@@ -2,20 +2,27 @@
  * AuditSink: append-only audit records in the Audit table (state.md § Audit table).
  * pk `AGENT#{namespaceId}#{agentId}`, sk `{RFC 3339 UTC ms}#{ULID}`, written with
  * `attribute_not_exists(pk)` so nothing is ever overwritten; `purgeAt` (epoch s) for retention.
+ * Denials are the one aggregate: one item per principal, Agent, route and minute
+ * (sk `DENIED#{minute}#{route}#{principalId}`), counted with a single UpdateItem.
  *
  * Failures surface typed, per kind, as the caller must answer them (api.md):
  * view/download → 503 RUNTIME_LOGS_AUDIT_UNAVAILABLE (nothing is read); denial → 503
  * DEPENDENCY_UNAVAILABLE instead of 403; `record` → AuditUnavailableError.
  */
-import { type DynamoDBDocumentClient, PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { type ErrorCode, ServiceError } from "../api/errors.ts";
 import {
   type AuditFields,
   type AuditRecord,
+  type DenialAggregate,
   type DenialAudit,
   denialFields,
+  denialMinute,
+  denialSk,
+  parseDenialSk,
   type ReadAudit,
   readFields,
+  validateDenial,
   validateFields,
 } from "./records.ts";
 import { type RandomBytes, ulid } from "./ulid.ts";
@@ -29,6 +36,8 @@ export class AuditUnavailableError extends Error {
 
 export interface AuditPage {
   records: AuditRecord[];
+  /** Denial aggregates among the same items (they sort after the records of an Agent). */
+  denials: DenialAggregate[];
   /** Pass back as `startKey` for the next page; absent on the last page. */
   next?: Record<string, unknown>;
 }
@@ -45,8 +54,11 @@ export interface AuditSink {
   recordView(view: ReadAudit): Promise<AuditRecord>;
   /** A download; throws ServiceError RUNTIME_LOGS_AUDIT_UNAVAILABLE. */
   recordDownload(download: ReadAudit): Promise<AuditRecord>;
-  /** A denial; throws ServiceError DEPENDENCY_UNAVAILABLE (the answer becomes 503, not 403). */
-  recordDenial(denial: DenialAudit): Promise<AuditRecord>;
+  /**
+   * Counts a denial in its minute's aggregate (one UpdateItem); throws ServiceError
+   * DEPENDENCY_UNAVAILABLE (the answer becomes 503, not 403).
+   */
+  recordDenial(denial: DenialAudit): Promise<DenialAggregate>;
 }
 
 export interface AuditReader {
@@ -101,6 +113,26 @@ function recordFromItem(item: Record<string, unknown>): AuditRecord | null {
   const record: Record<string, unknown> = { namespaceId: pk[1], agentId: pk[2], time: sk[1], eventId: sk[2] };
   for (const f of STORED_FIELDS) if (item[f] !== undefined) record[f] = item[f];
   return record as unknown as AuditRecord;
+}
+
+/** A denial aggregate as stored, or null for any other item. */
+function denialFromItem(item: Record<string, unknown>): DenialAggregate | null {
+  const pk = typeof item.pk === "string" ? AUDIT_PK.exec(item.pk) : null;
+  const sk = typeof item.sk === "string" ? parseDenialSk(item.sk) : null;
+  if (!pk || !sk || typeof item.count !== "number") return null;
+  const out: Record<string, unknown> = {
+    namespaceId: pk[1],
+    agentId: pk[2],
+    principalId: sk.principalId,
+    route: sk.route,
+    minute: sk.minute,
+    count: item.count,
+    firstAt: item.firstAt,
+    lastAt: item.lastAt,
+  };
+  for (const f of ["event", "outcome", "requestId", "action", "reasonCode", "deploymentId", "source"])
+    if (item[f] !== undefined) out[f] = item[f];
+  return out as unknown as DenialAggregate;
 }
 
 const isConditionFailure = (e: unknown) =>
@@ -162,11 +194,65 @@ export class DynamoAuditSink implements AuditSink, AuditReader {
     return this.#as("RUNTIME_LOGS_AUDIT_UNAVAILABLE", () => this.record(readFields("download", download)));
   }
 
-  recordDenial(denial: DenialAudit): Promise<AuditRecord> {
-    return this.#as("DEPENDENCY_UNAVAILABLE", () => this.record(denialFields(denial)));
+  recordDenial(denial: DenialAudit): Promise<DenialAggregate> {
+    return this.#as("DEPENDENCY_UNAVAILABLE", () => this.#countDenial(denial));
   }
 
-  async #as(code: ErrorCode, write: () => Promise<AuditRecord>): Promise<AuditRecord> {
+  async #countDenial(denial: DenialAudit): Promise<DenialAggregate> {
+    try {
+      validateDenial(denial);
+    } catch (e) {
+      throw new AuditUnavailableError("audit record refused", { cause: e });
+    }
+    const now = Math.floor(this.#now());
+    const at = new Date(now).toISOString();
+    const minute = denialMinute(now);
+    const fields = denialFields(denial);
+    // The latest denial's context; `count` and `firstAt` accumulate. Optional context absent in
+    // this denial is removed, so the item never mixes two denials' context.
+    const set: Record<string, unknown> = {
+      ...storedAttributes(fields),
+      route: denial.route,
+      minute,
+      lastAt: at,
+      purgeAt: Math.floor(now / 1000) + this.#retentionSeconds,
+    };
+    const names: Record<string, string> = { "#count": "count", "#firstAt": "firstAt" };
+    const values: Record<string, unknown> = { ":one": 1, ":at": at };
+    const assignments = ["#firstAt = if_not_exists(#firstAt, :at)"];
+    for (const [i, [name, value]] of Object.entries(set).entries()) {
+      names[`#f${i}`] = name;
+      values[`:v${i}`] = value;
+      assignments.push(`#f${i} = :v${i}`);
+    }
+    const removed = (["deploymentId", "source"] as const).filter((f) => fields[f] === undefined);
+    for (const [i, name] of removed.entries()) names[`#r${i}`] = name;
+    const remove = removed.length > 0 ? ` REMOVE ${removed.map((_, i) => `#r${i}`).join(", ")}` : "";
+    let out: Record<string, unknown> | undefined;
+    try {
+      const result = await this.#doc.send(
+        new UpdateCommand({
+          TableName: this.#table,
+          Key: {
+            pk: auditPk(denial.namespaceId, denial.agentId),
+            sk: denialSk(minute, denial.route, denial.principalId),
+          },
+          UpdateExpression: `SET ${assignments.join(", ")} ADD #count :one${remove}`,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValues: "ALL_NEW",
+        }),
+      );
+      out = result.Attributes;
+    } catch (e) {
+      throw new AuditUnavailableError("audit write failed", { cause: e });
+    }
+    const aggregate = out ? denialFromItem(out) : null;
+    if (!aggregate) throw new AuditUnavailableError("audit write returned no aggregate");
+    return aggregate;
+  }
+
+  async #as<T>(code: ErrorCode, write: () => Promise<T>): Promise<T> {
     try {
       return await write();
     } catch (e) {
@@ -214,10 +300,16 @@ export class DynamoAuditSink implements AuditSink, AuditReader {
       }),
     );
     const records: AuditRecord[] = [];
+    const denials: DenialAggregate[] = [];
     for (const item of out.Items ?? []) {
+      const denial = denialFromItem(item);
+      if (denial) {
+        denials.push(denial);
+        continue;
+      }
       const record = recordFromItem(item);
       if (record) records.push(record);
     }
-    return out.LastEvaluatedKey ? { records, next: out.LastEvaluatedKey } : { records };
+    return out.LastEvaluatedKey ? { records, denials, next: out.LastEvaluatedKey } : { records, denials };
   }
 }

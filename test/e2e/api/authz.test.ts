@@ -81,8 +81,37 @@ describe("authorization matrix", () => {
         ExpressionAttributeValues: { ":pk": `AGENT#${NS}#support` },
       }),
     );
-    const denial = (out.Items ?? []).find((i) => i.principalId === "bob" && i.outcome === "denied");
-    expect(denial).toMatchObject({ event: "openclaw.agents.runtime_logs.denied", action: "read_logs" });
+    const denial = (out.Items ?? []).find(
+      (i) => i.principalId === "bob" && i.outcome === "denied" && i.route === "logs",
+    );
+    expect(denial).toMatchObject({ event: "openclaw.agents.runtime_logs.view", action: "read_logs" });
+  });
+
+  it("names the route in a denial's event: a denied download is a download, however it was asked for", async () => {
+    const { doc } = createDynamo(localDynamoOptions(stack.dynamodbEndpoint));
+    const denials = async () =>
+      (
+        await doc.send(
+          new QueryCommand({
+            TableName: stack.environment.AUDIT_TABLE,
+            KeyConditionExpression: "pk = :pk AND begins_with(sk, :denied)",
+            ExpressionAttributeValues: { ":pk": `AGENT#${NS}#support`, ":denied": "DENIED#" },
+          }),
+        )
+      ).Items ?? [];
+    const counted = async (route: string) =>
+      (await denials())
+        .filter((i) => i.principalId === "bob" && i.route === route)
+        .reduce((n, i) => n + (i.count as number), 0);
+    const before = await counted("download");
+    expect((await get(`${LOGS}?source=gateway&download=true`, "bob")).status).toBe(403);
+    expect((await get(`${LOGS}/download?source=gateway`, "bob")).status).toBe(403);
+    expect(await counted("download")).toBe(before + 2);
+    const download = (await denials()).find((i) => i.principalId === "bob" && i.route === "download");
+    expect(download).toMatchObject({ event: "openclaw.agents.runtime_logs.download", outcome: "denied" });
+    expect((await get(RUNTIME, "erin")).status).toBe(403);
+    const status = (await denials()).find((i) => i.principalId === "erin" && i.route === "status");
+    expect(status).toMatchObject({ event: "openclaw.agents.runtime.read", action: "read" });
   });
 
   it("revoking a grant stops the very next poll", async () => {

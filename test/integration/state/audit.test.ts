@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ServiceError } from "../../../lib/api/errors.ts";
-import type { ReadAudit } from "../../../lib/audit/records.ts";
+import type { DenialAudit, ReadAudit } from "../../../lib/audit/records.ts";
 import { RestartRecordTable, restartPk } from "../../../lib/audit/restart-items.ts";
 import { AuditUnavailableError, DynamoAuditSink } from "../../../lib/audit/sink.ts";
 import { ULID_PATTERN, ulid, ulidTime } from "../../../lib/audit/ulid.ts";
@@ -102,25 +102,34 @@ describe("audit records", () => {
       reasonCode: "restricted_tier",
     });
     expect(logs).toMatchObject({
-      event: "openclaw.agents.runtime_logs.denied",
+      event: "openclaw.agents.runtime_logs.view",
       outcome: "denied",
+      route: "logs",
       action: "read_logs",
       reasonCode: "restricted_tier",
+      count: 1,
     });
+    const download = await s.recordDenial({
+      ...base,
+      route: "download",
+      action: "read_logs",
+      reasonCode: "no_grant",
+    });
+    expect(download.event).toBe("openclaw.agents.runtime_logs.download");
     const status = await s.recordDenial({
       ...base,
       route: "status",
       action: "operate",
       reasonCode: "missing_action",
     });
-    expect(status.event).toBe("openclaw.agents.runtime.denied");
+    expect(status.event).toBe("openclaw.agents.runtime.read");
     const list = await s.recordDenial({
       ...base,
       route: "deployments",
       action: "read",
       reasonCode: "no_grant",
     });
-    expect(list.event).toBe("openclaw.agents.runtime.denied");
+    expect(list.event).toBe("openclaw.agents.runtime.read");
   });
 
   it("is append-only: a colliding key is never overwritten", async () => {
@@ -210,6 +219,109 @@ describe("audit records", () => {
       }),
     ).rejects.toBeInstanceOf(AuditUnavailableError);
     down.client.destroy();
+  });
+});
+
+describe("denial aggregates", () => {
+  const denial = (over: Partial<DenialAudit> = {}): DenialAudit => ({
+    namespaceId: "acme",
+    agentId: "flood",
+    principalId: "mallory",
+    requestId: "req_4b0c0a2e-6a5f-4d6e-9f51-1f7f0e2b9c11",
+    route: "logs",
+    action: "read_logs",
+    reasonCode: "no_grant",
+    ...over,
+  });
+  const items = async (agentId: string) =>
+    (
+      await db.doc.send(
+        new QueryCommand({
+          TableName: db.tableNames.audit,
+          KeyConditionExpression: "pk = :pk",
+          ExpressionAttributeValues: { ":pk": `AGENT#acme#${agentId}` },
+        }),
+      )
+    ).Items ?? [];
+
+  it("counts 50 concurrent denials of one minute in one item, one UpdateItem each", async () => {
+    clock = Date.UTC(2026, 10, 29, 13, 7, 0, 5);
+    const s = sink();
+    const before = db.calls.snapshot();
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => {
+        clock += 1; // all inside 13:07
+        return s.recordDenial(denial({ reasonCode: i % 2 ? "no_grant" : "unknown_agent" }));
+      }),
+    );
+    const after = db.calls.snapshot();
+    const made = Object.fromEntries(
+      Object.keys(after)
+        .map((k) => [k, (after[k] ?? 0) - (before[k] ?? 0)] as const)
+        .filter(([, n]) => n > 0),
+    );
+    expect(made).toEqual({ UpdateItemCommand: 50 });
+    expect(results.map((r) => r.count).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 50 }, (_, i) => i + 1),
+    );
+    const stored = await items("flood");
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({
+      pk: "AGENT#acme#flood",
+      sk: "DENIED#2026-11-29T13:07Z#logs#mallory",
+      count: 50,
+      event: "openclaw.agents.runtime_logs.view",
+      outcome: "denied",
+      principalId: "mallory",
+      firstAt: "2026-11-29T13:07:00.006Z",
+      lastAt: "2026-11-29T13:07:00.055Z",
+    });
+    expect(stored[0]?.purgeAt).toBeGreaterThan(clock / 1000);
+  });
+
+  it("keeps minutes, routes and principals apart; the aggregate is listed and found by principal", async () => {
+    clock = Date.UTC(2026, 10, 29, 13, 8, 59, 999);
+    const s = sink();
+    await s.recordDenial(denial({ agentId: "apart" }));
+    clock += 1; // 13:09
+    await s.recordDenial(denial({ agentId: "apart" }));
+    await s.recordDenial(denial({ agentId: "apart", route: "download" }));
+    await s.recordDenial(denial({ agentId: "apart", principalId: "arn:aws:iam::1:role/X#eve" }));
+    await s.recordDenial(denial({ agentId: "apart", principalId: "arn:aws:iam::1:role/X#eve" }));
+    const sks = (await items("apart")).map((i) => [i.sk, i.count]).sort();
+    expect(sks).toEqual([
+      ["DENIED#2026-11-29T13:08Z#logs#mallory", 1],
+      ["DENIED#2026-11-29T13:09Z#download#mallory", 1],
+      ["DENIED#2026-11-29T13:09Z#logs#arn:aws:iam::1:role/X#eve", 2],
+      ["DENIED#2026-11-29T13:09Z#logs#mallory", 1],
+    ]);
+    const page = await s.listByAgent("acme", "apart");
+    expect(page.records).toEqual([]);
+    expect(page.denials).toContainEqual(
+      expect.objectContaining({
+        principalId: "arn:aws:iam::1:role/X#eve",
+        route: "logs",
+        minute: "2026-11-29T13:09Z",
+        count: 2,
+        event: "openclaw.agents.runtime_logs.view",
+      }),
+    );
+    const byPrincipal = await s.listByPrincipal("arn:aws:iam::1:role/X#eve");
+    expect(byPrincipal.denials.map((d) => d.count)).toEqual([2]);
+  });
+
+  it("refuses a denial outside the grammars, writing nothing", async () => {
+    const s = sink();
+    for (const bad of [
+      denial({ agentId: "refused-denial", principalId: "a\nb" }),
+      denial({ agentId: "refused-denial", route: "exec" as never }),
+      denial({ agentId: "refused-denial", reasonCode: "because" as never }),
+    ]) {
+      expect(((await s.recordDenial(bad).catch((e: unknown) => e)) as ServiceError).code).toBe(
+        "DEPENDENCY_UNAVAILABLE",
+      );
+    }
+    expect(await items("refused-denial")).toEqual([]);
   });
 });
 
