@@ -75,7 +75,7 @@ function timeFresh(body: string): Timing {
     "const cpu0 = process.cpuUsage(); const t0 = performance.now();",
     body,
     "const cpu = process.cpuUsage(cpu0);",
-    "process.stdout.write(`\\nP3 ${performance.now() - t0} ${(cpu.user + cpu.system) / 1000}\\n`);",
+    'process.stdout.write("\\nP3 " + (performance.now() - t0) + " " + (cpu.user + cpu.system) / 1000 + "\\n");',
   ].join("\n");
   const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
     cwd: REPO_ROOT,
@@ -127,7 +127,7 @@ function timeHealth(bundleUrl: string): Timing {
     [
       `const { handler } = await import(${JSON.stringify(bundleUrl)});`,
       `const res = await handler(${JSON.stringify(event)}, ${context});`,
-      "if (res.statusCode !== 200) throw new Error(`/health answered ${res.statusCode}`);",
+      'if (res.statusCode !== 200) throw new Error("/health answered " + res.statusCode);',
     ].join("\n"),
   );
 }
