@@ -1,9 +1,11 @@
 /**
  * The HTTP adapter every API function shares: a middy handler that gives each request a
  * server-generated ID and a deadline, turns failures into the error envelope (fixed messages, no
- * internal text), adds the contract headers, and writes one summary log line per request.
+ * internal text), adds the contract headers, and writes one summary log line per request. The
+ * Powertools logger gets the Lambda context (cold start, function name, request and trace IDs).
  */
 import type { Logger } from "@aws-lambda-powertools/logger";
+import { injectLambdaContext } from "@aws-lambda-powertools/logger/middleware";
 import middy from "@middy/core";
 import type { APIGatewayProxyEventV2, Context } from "aws-lambda";
 import { isServiceError, ServiceError } from "../api/errors.ts";
@@ -62,54 +64,58 @@ export function createHttpHandler<D>(options: HttpHandlerOptions<D>) {
     return deps;
   };
 
-  return middy<APIGatewayProxyEventV2, HttpResult, Error, Context>().handler(async (event, context) => {
-    const started = now();
-    const scope: RequestScope = {
-      requestId: newRequestId(),
-      deadline: startDeadline(now, context.getRemainingTimeInMillis?.()),
-      now,
-      principalId: null,
-    };
-    let result: HttpResult;
-    let code: string | undefined;
-    let counted: { dynamo: number; cluster: number } | undefined;
-    try {
-      const route = options.route(event);
-      if (!route) throw new ServiceError("NOT_FOUND");
-      const resolved = await withinDeadline(scope.deadline, loadDeps());
-      const counters = options.counters?.(resolved);
-      const before = counters && { dynamo: counters.dynamo(), cluster: counters.cluster() };
+  return middy<APIGatewayProxyEventV2, HttpResult, Error, Context>()
+    .use(injectLambdaContext(options.logger))
+    .handler(async (event, context) => {
+      const started = now();
+      const scope: RequestScope = {
+        requestId: newRequestId(),
+        deadline: startDeadline(now, context.getRemainingTimeInMillis?.()),
+        now,
+        principalId: null,
+      };
+      let result: HttpResult;
+      let code: string | undefined;
+      let counted: { dynamo: number; cluster: number } | undefined;
       try {
-        result = await withinDeadline(scope.deadline, route(event, scope, resolved));
+        const route = options.route(event);
+        if (!route) throw new ServiceError("NOT_FOUND");
+        const resolved = await withinDeadline(scope.deadline, loadDeps());
+        const counters = options.counters?.(resolved);
+        const before = counters && { dynamo: counters.dynamo(), cluster: counters.cluster() };
+        try {
+          result = await withinDeadline(scope.deadline, route(event, scope, resolved));
+        } finally {
+          if (counters && before)
+            counted = {
+              dynamo: counters.dynamo() - before.dynamo,
+              cluster: counters.cluster() - before.cluster,
+            };
+        }
+      } catch (error) {
+        const failure = isServiceError(error) ? error : new ServiceError("INTERNAL", { cause: error });
+        code = failure.code;
+        if (!isServiceError(error) || failure.status >= 500) {
+          options.logger.error("request failed", {
+            requestId: scope.requestId,
+            error: describeError(failure),
+          });
+        }
+        result = errorResult(failure, scope.requestId);
       } finally {
-        if (counters && before)
-          counted = {
-            dynamo: counters.dynamo() - before.dynamo,
-            cluster: counters.cluster() - before.cluster,
-          };
+        scope.deadline.dispose();
       }
-    } catch (error) {
-      const failure = isServiceError(error) ? error : new ServiceError("INTERNAL", { cause: error });
-      code = failure.code;
-      if (!isServiceError(error) || failure.status >= 500) {
-        options.logger.error("request failed", { requestId: scope.requestId, error: describeError(failure) });
-      }
-      result = errorResult(failure, scope.requestId);
-    } finally {
-      scope.deadline.dispose();
-    }
-    options.logger.info("request", {
-      requestId: scope.requestId,
-      awsRequestId: context.awsRequestId,
-      route: event.routeKey,
-      principalId: scope.principalId,
-      status: result.statusCode,
-      ...(code ? { code } : {}),
-      durationMs: now() - started,
-      ...(counted ? { dynamoCalls: counted.dynamo, clusterCalls: counted.cluster } : {}),
+      options.logger.info("request", {
+        requestId: scope.requestId,
+        route: event.routeKey,
+        principalId: scope.principalId,
+        status: result.statusCode,
+        ...(code ? { code } : {}),
+        durationMs: now() - started,
+        ...(counted ? { dynamoCalls: counted.dynamo, clusterCalls: counted.cluster } : {}),
+      });
+      return result;
     });
-    return result;
-  });
 }
 
 /**

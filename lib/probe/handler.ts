@@ -1,13 +1,16 @@
 /**
  * The health probe's Lambda handler: a middy function that runs the probe within the invocation's
- * time budget, logs the report as one JSON line, writes one EMF metrics line to stdout and returns
- * the report.
+ * time budget, logs the report as one JSON line, publishes its figures as Powertools metrics (one
+ * EMF line on stdout) and returns the report.
  */
 import type { Logger } from "@aws-lambda-powertools/logger";
+import { injectLambdaContext } from "@aws-lambda-powertools/logger/middleware";
+import type { Metrics } from "@aws-lambda-powertools/metrics";
+import { logMetrics } from "@aws-lambda-powertools/metrics/middleware";
 import middy from "@middy/core";
 import type { Context } from "aws-lambda";
 import { DEFAULT_BUDGET_MS, type ProbeDeps, runHealthProbe } from "./probe.ts";
-import { emfLine, type ProbeReport } from "./report.ts";
+import { createProbeMetrics, type ProbeReport, recordProbeMetrics } from "./report.ts";
 
 /** Time kept back from the function timeout for logging and returning. */
 export const RESERVE_MS = 10_000;
@@ -21,25 +24,26 @@ export function probeBudget(remainingMs: number | undefined): number {
 export interface ProbeHandlerOptions {
   deps: () => Promise<ProbeDeps>;
   logger: Logger;
-  /** Where the EMF line goes (stdout in Lambda: the runtime does not prefix raw writes). */
-  writeMetrics?: (line: string) => void;
-  now?: () => number;
+  /** Default: createProbeMetrics() (namespace RuntimeLogs, dimension Function=health-probe). */
+  metrics?: Metrics;
 }
 
 export function createProbeHandler(options: ProbeHandlerOptions) {
-  const write = options.writeMetrics ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const now = options.now ?? Date.now;
+  const metrics = options.metrics ?? createProbeMetrics();
   let deps: Promise<ProbeDeps> | undefined;
-  return middy<unknown, ProbeReport, Error, Context>().handler(async (_event, context) => {
-    deps ??= options.deps().catch((e: unknown) => {
-      deps = undefined;
-      throw e;
+  return middy<unknown, ProbeReport, Error, Context>()
+    .use(injectLambdaContext(options.logger))
+    .use(logMetrics(metrics))
+    .handler(async (_event, context) => {
+      deps ??= options.deps().catch((e: unknown) => {
+        deps = undefined;
+        throw e;
+      });
+      const report = await runHealthProbe(await deps, {
+        budgetMs: probeBudget(context?.getRemainingTimeInMillis?.()),
+      });
+      options.logger.info("health probe report", { report });
+      recordProbeMetrics(metrics, report);
+      return report;
     });
-    const report = await runHealthProbe(await deps, {
-      budgetMs: probeBudget(context?.getRemainingTimeInMillis?.()),
-    });
-    options.logger.info("health probe report", { report });
-    write(emfLine(report, now()));
-    return report;
-  });
 }

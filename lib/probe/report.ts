@@ -1,7 +1,8 @@
 /**
- * The health probe's report (surfaces.md § Health probe) and its CloudWatch metrics in Embedded
- * Metric Format. Pure.
+ * The health probe's report (surfaces.md § Health probe) and its CloudWatch metrics (through
+ * Powertools Metrics, which writes Embedded Metric Format).
  */
+import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
 
 export type CheckStatus = "ok" | "degraded" | "failed";
 
@@ -104,42 +105,39 @@ export function groupStatus(statuses: readonly CheckStatus[]): CheckStatus {
 }
 
 export const METRIC_NAMESPACE = "RuntimeLogs";
+/** The probe's one metric dimension (the alarms select on it): `Function` = its function name. */
+export const PROBE_DIMENSION = { Function: "health-probe" } as const;
 
-/** One EMF line (a JSON object with `_aws`), for stdout. */
-export function emfLine(report: ProbeReport, timestampMs: number, functionName = "health-probe"): string {
+/**
+ * The probe's metrics (Powertools Metrics, flushed as Embedded Metric Format on stdout), in
+ * namespace RuntimeLogs with only the `Function` dimension: Powertools' default `service`
+ * dimension would change the metric identity the alarms watch.
+ */
+export function createProbeMetrics(): Metrics {
+  const metrics = new Metrics({ namespace: METRIC_NAMESPACE });
+  metrics.clearDefaultDimensions();
+  metrics.setDefaultDimensions({ ...PROBE_DIMENSION });
+  return metrics;
+}
+
+/** Adds one report's figures to `metrics` (published by the handler's `logMetrics`). */
+export function recordProbeMetrics(metrics: Metrics, report: ProbeReport): void {
   const checks = Object.values(report.checks);
-  const latencies = report.checks.clusters.clusters
-    .map((c) => c.latencyMs)
-    .filter((n): n is number => n !== null);
-  const values: Record<string, [number, "Count" | "Milliseconds"]> = {
-    ProbeFailures: [checks.filter((c) => c.status === "failed").length, "Count"],
-    ProbeDegraded: [checks.filter((c) => c.status === "degraded").length, "Count"],
-    ProbePartial: [report.partial ? 1 : 0, "Count"],
-    ProbeDurationMs: [report.durationMs, "Milliseconds"],
-    RestartsRecorded: [report.checks.restarts.recorded, "Count"],
-    RestartsDeferred: [report.checks.restarts.deferred, "Count"],
-    ClusterFailures: [report.checks.clusters.clusters.filter((c) => c.status === "failed").length, "Count"],
-    ClusterPermissionsMissing: [
-      report.checks.clusters.clusters.reduce(
-        (n, c) => n + c.namespaces.reduce((m, ns) => m + ns.missing.length, 0),
-        0,
-      ),
-      "Count",
-    ],
-  };
-  if (latencies.length > 0) values.ClusterLatencyMs = [Math.max(...latencies), "Milliseconds"];
-  return JSON.stringify({
-    _aws: {
-      Timestamp: timestampMs,
-      CloudWatchMetrics: [
-        {
-          Namespace: METRIC_NAMESPACE,
-          Dimensions: [["Function"]],
-          Metrics: Object.entries(values).map(([Name, [, Unit]]) => ({ Name, Unit })),
-        },
-      ],
-    },
-    Function: functionName,
-    ...Object.fromEntries(Object.entries(values).map(([k, [v]]) => [k, v])),
-  });
+  const clusters = report.checks.clusters.clusters;
+  const latencies = clusters.map((c) => c.latencyMs).filter((n): n is number => n !== null);
+  const count = (name: string, value: number) => metrics.addMetric(name, MetricUnit.Count, value);
+  count("ProbeFailures", checks.filter((c) => c.status === "failed").length);
+  count("ProbeDegraded", checks.filter((c) => c.status === "degraded").length);
+  count("ProbePartial", report.partial ? 1 : 0);
+  metrics.addMetric("ProbeDurationMs", MetricUnit.Milliseconds, report.durationMs);
+  count("RestartsRecorded", report.checks.restarts.recorded);
+  count("RestartsDeferred", report.checks.restarts.deferred);
+  count("ClusterFailures", clusters.filter((c) => c.status === "failed").length);
+  count(
+    "ClusterPermissionsMissing",
+    clusters.reduce((n, c) => n + c.namespaces.reduce((m, ns) => m + ns.missing.length, 0), 0),
+  );
+  if (latencies.length > 0) {
+    metrics.addMetric("ClusterLatencyMs", MetricUnit.Milliseconds, Math.max(...latencies));
+  }
 }

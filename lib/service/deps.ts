@@ -3,7 +3,7 @@
  * client (with its call counter), the stores, the limiter, the audit sink, the kube driver, the
  * log sources' readers and the keys. Use cases take these as parameters; nothing here is a global.
  */
-import { Logger } from "@aws-lambda-powertools/logger";
+import type { Logger } from "@aws-lambda-powertools/logger";
 import { SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { DynamoAuditSink } from "../audit/sink.ts";
 import type { ServiceConfig } from "../config.ts";
@@ -16,6 +16,7 @@ import { DynamoRegistryStore, type RegistryStore } from "../registry/store.ts";
 import { createDynamo, type Dynamo, LOCAL_CREDENTIALS, LOCAL_REGION } from "../state/dynamo.ts";
 import { ContainerSourceReader } from "../usecases/sources/container.ts";
 import type { SourceReaders } from "../usecases/sources/port.ts";
+import { createLogger } from "./logger.ts";
 
 export interface ServiceDeps {
   config: ServiceConfig;
@@ -30,9 +31,7 @@ export interface ServiceDeps {
   logger: Logger;
 }
 
-export function createLogger(): Logger {
-  return new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? "runtime-logs" });
-}
+export { createLogger };
 
 export function buildServiceDeps(config: ServiceConfig, logger: Logger = createLogger()): ServiceDeps {
   const local = config.dynamodbEndpoint !== undefined;

@@ -56,16 +56,26 @@ it("runs from configuration with the sample event, logs one report and writes on
   });
   const logger = new Logger({ serviceName: "runtime-logs-test" });
   const info = vi.spyOn(logger, "info").mockImplementation(() => {});
-  const metrics: string[] = [];
   const handler = createProbeHandler({
     logger,
     deps: async () => buildProbeDeps(buildServiceDeps(config, logger)),
-    writeMetrics: (line) => metrics.push(line),
   });
   const event = JSON.parse(await readFile("events/health-probe.json", "utf8"));
   const context = { getRemainingTimeInMillis: () => 60_000 } as unknown as Context;
 
-  const report = (await handler(event, context)) as ProbeReport;
+  // Powertools writes the EMF document to stdout, as Lambda expects; capture it there.
+  const metrics: string[] = [];
+  const write = vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
+    const text = String(chunk);
+    if (text.includes('"_aws"')) metrics.push(text.trim());
+    return true;
+  });
+  let report: ProbeReport;
+  try {
+    report = (await handler(event, context)) as ProbeReport;
+  } finally {
+    write.mockRestore();
+  }
 
   expect(report.report).toBe("runtime-logs.health-probe");
   expect(report.budgetMs).toBe(50_000);

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { probeBudget } from "../../../lib/probe/handler.ts";
 import { pendingObservation } from "../../../lib/probe/probe.ts";
-import { emfLine, groupStatus, type ProbeReport, worst } from "../../../lib/probe/report.ts";
+import {
+  createProbeMetrics,
+  groupStatus,
+  type ProbeReport,
+  recordProbeMetrics,
+  worst,
+} from "../../../lib/probe/report.ts";
 import { detectBetween } from "../../../lib/restarts/detect.ts";
 import { container, obs, pod } from "./fixtures.ts";
 
@@ -61,15 +67,22 @@ describe("status aggregation", () => {
   });
 });
 
-describe("EMF line", () => {
-  it("is one JSON object with _aws metadata in namespace RuntimeLogs and the figures", () => {
-    const line = emfLine(report(), 1_764_417_600_000);
-    expect(line).not.toContain("\n");
-    const doc = JSON.parse(line);
+/** The EMF document Powertools would write for one report. */
+function emf(r: ProbeReport, timestamp: number) {
+  const metrics = createProbeMetrics();
+  metrics.setTimestamp(timestamp);
+  recordProbeMetrics(metrics, r);
+  return JSON.parse(JSON.stringify(metrics.serializeMetrics()));
+}
+
+describe("probe metrics (Powertools EMF)", () => {
+  it("are in namespace RuntimeLogs with only the Function dimension the alarms select on", () => {
+    const doc = emf(report(), 1_764_417_600_000);
     expect(doc._aws.Timestamp).toBe(1_764_417_600_000);
     const directive = doc._aws.CloudWatchMetrics[0];
     expect(directive.Namespace).toBe("RuntimeLogs");
     expect(directive.Dimensions).toEqual([["Function"]]);
+    expect(doc.service).toBeUndefined();
     const names = directive.Metrics.map((m: { Name: string }) => m.Name);
     for (const name of ["ProbeFailures", "ProbeDegraded", "RestartsRecorded", "ClusterLatencyMs"]) {
       expect(names).toContain(name);
@@ -85,9 +98,9 @@ describe("EMF line", () => {
     });
   });
 
-  it("omits the latency metric when no cluster answered", () => {
+  it("omit the latency metric when no cluster answered", () => {
     const r = report({ clusters: { status: "ok", clusters: [], partial: false, skipped: 0 } });
-    expect(JSON.parse(emfLine(r, 0)).ClusterLatencyMs).toBeUndefined();
+    expect(emf(r, 0).ClusterLatencyMs).toBeUndefined();
   });
 });
 
