@@ -1,5 +1,5 @@
 /**
- * The key-value grammar (docs: pipeline §3a), shared by the key-value and identity rules: what may
+ * The key-value grammar (docs/redaction.md), shared by the key-value and identity rules: what may
  * close a key (quotes at any escaping depth, brackets), the separators, and where a value ends. A
  * value is masked whole: a quoted value runs to its closing quote of the same kind and depth, an
  * unquoted one to the next whitespace; punctuation never ends it. Every scan here is linear and

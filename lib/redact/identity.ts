@@ -1,5 +1,5 @@
 /**
- * Keyed pseudonyms for identities (restarts.md § pseudonyms). This is the one function both log
+ * Keyed pseudonyms for identities (restart attribution). This is the one function both log
  * pages and restart records use: `hmac-sha256:v1:{keyId}:{hex}` = HMAC-SHA-256 over the canonical
  * JSON `["runtime-logs.identity.v1", kind, namespaceId, value]`. Without a key it fails closed.
  */
@@ -31,7 +31,7 @@ export function pseudonymize(
 /** Whether `s` has the exact shape of a pseudonym. */
 export const isPseudonym = (s: string): boolean => PSEUDONYM.test(s);
 
-/** Identity keys (restarts.md) and the pseudonym kind of their values. */
+/** Identity keys of the restart lines and the pseudonym kind of their values. */
 const IDENTITY_KEYS = /sender_?id|session_?key/gi;
 
 /** The pseudonym context: the identity key (null fails closed) and the namespace it is scoped to. */

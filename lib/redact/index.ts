@@ -1,5 +1,5 @@
 /**
- * Redaction (docs: pipeline §3): every string that leaves the service passes the chain. Each rule
+ * Redaction (docs/redaction.md): every string that leaves the service passes the chain. Each rule
  * family lives in `rules/` and declares its triggers; the chain runs them in the documented order
  * (PEM first, argv before the rest, long-token last), each over the output of the previous, and
  * skips a rule whose triggers are absent. Every rule is a linear scan: regexes are literal

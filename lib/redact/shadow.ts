@@ -1,5 +1,5 @@
 /**
- * The matching shadow (docs: pipeline §3a). Rules match on a copy of the text in which invisible
+ * The matching shadow (docs/redaction.md). Rules match on a copy of the text in which invisible
  * characters are removed and compatibility forms folded (NFKC per character: NBSP → space,
  * fullwidth → ASCII), so `pass\u200bword=…` or a fullwidth `ｐａｓｓｗｏｒｄ` is still a password. An
  * index map leads each shadow character back to the original character it came from, so a span

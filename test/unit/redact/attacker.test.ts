@@ -1,5 +1,5 @@
 /**
- * R10 (docs quality matrix): generated secrets in every grammar of docs pipeline §3a go through the
+ * R10: generated secrets in every grammar of docs/redaction.md go through the
  * whole page (`buildLogPage`, plain and structured lines, random `minLevel` and page budgets),
  * download rendering, the cursor and the Event-text path: no canary in any byte. Then `secretlint`
  * (preset-recommend, AWS ID scan on, comment filtering off) is an independent oracle: whatever it

@@ -1,5 +1,5 @@
 /**
- * The grammars of docs pipeline §3a as properties of `redactText`: generated secrets in every key
+ * The grammars of docs/redaction.md as properties of `redactText`: generated secrets in every key
  * form, separator, quoting, escaping depth and disguise, URL authority, provider token, identity
  * quoting and marker trick are masked whole (no canary segment survives).
  */

@@ -1,6 +1,6 @@
 /**
  * What the rules deliberately leave alone. Must-survive: ordinary prose, paths, flags and keys that
- * only look like secret words stay byte for byte. Known residue (docs pipeline §3): shapes that still
+ * only look like secret words stay byte for byte. Known residue (docs/redaction.md): shapes that still
  * pass unmasked, each asserted here so the documentation stays honest: if a rule starts catching one,
  * this test fails and the residue list is updated.
  */

@@ -1,5 +1,5 @@
 /**
- * Generators of secret shapes over the grammars of docs pipeline §3a, for the attacker tests: key
+ * Generators of secret shapes over the grammars of docs/redaction.md, for the attacker tests: key
  * forms × separators × quotings × escaping depth 0–3 × invisible and compatibility characters, URL
  * authorities, provider tokens, identities. Each shape carries its canaries: random segments of the
  * secret that must not appear in any output byte (a masked prefix with a leaked rest still fails).
