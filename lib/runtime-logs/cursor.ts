@@ -13,6 +13,7 @@ export const MAX_CURSOR_CHARS = 2048;
 export const CURSOR_TTL_MS = 60 * 60 * 1000;
 export const CURSOR_MAX_SKEW_MS = 60 * 1000;
 export const MAX_FRONTIER_HASHES = 16;
+export const MAX_FUTURE_HASHES = 8;
 const MIN_KEY_BYTES = 32;
 
 const MAC_DOMAIN = "runtime-logs-cursor\0";
@@ -95,6 +96,9 @@ export function signCursor(state: CursorState, binding: CursorBinding, keys: Cur
     h: state.hashes,
     po: state.pemOpen,
     pf: state.pemFrontier,
+    f: state.future,
+    a: state.anchor,
+    w: state.lastNewAt,
   };
   // Validate what we sign with the same rules we verify with.
   validate(body as unknown as Record<string, unknown>, key.id);
@@ -121,6 +125,9 @@ const PAYLOAD_KEYS = [
   "h",
   "po",
   "pf",
+  "f",
+  "a",
+  "w",
 ].sort();
 
 const isCount = (v: unknown, max: number): v is number =>
@@ -132,7 +139,7 @@ function validate(o: Record<string, unknown>, keyId: string): CursorState {
   if (keys.length !== PAYLOAD_KEYS.length || keys.some((k, i) => k !== PAYLOAD_KEYS[i])) {
     throw invalid("cursor fields");
   }
-  const { v, k, i, p, u, ct, r, pv, tl, t, n, c, h, po, pf } = o;
+  const { v, k, i, p, u, ct, r, pv, tl, t, n, c, h, po, pf, f, a, w } = o;
   if (v !== 1 || k !== keyId) throw invalid("cursor version or key id");
   if (!isCount(i, 8.64e15) || i < 1) throw invalid("cursor issuedAt");
   if (typeof p !== "string" || p.length > 253 || !POD.test(p)) throw invalid("cursor pod");
@@ -152,6 +159,15 @@ function validate(o: Record<string, unknown>, keyId: string): CursorState {
   ) {
     throw invalid("cursor hashes");
   }
+  if (
+    !Array.isArray(f) ||
+    f.length > MAX_FUTURE_HASHES ||
+    f.some((x) => typeof x !== "string" || !HASH.test(x))
+  ) {
+    throw invalid("cursor future hashes");
+  }
+  if (a !== null && a !== "" && (typeof a !== "string" || !HASH.test(a))) throw invalid("cursor anchor");
+  if (!isCount(w, 8.64e15) || w < 1) throw invalid("cursor lastNewAt");
   // Inconsistent pairs.
   if (h.length > n) throw invalid("cursor hashes exceed count");
   if (t !== null && n === 0) throw invalid("cursor lastTime without lines");
@@ -173,6 +189,9 @@ function validate(o: Record<string, unknown>, keyId: string): CursorState {
     hashes: h as string[],
     pemOpen: po,
     pemFrontier: pf as string | null,
+    future: f as string[],
+    anchor: a as string | null,
+    lastNewAt: w,
   };
 }
 

@@ -14,11 +14,13 @@ import {
   levelRank,
   Pem,
 } from "./classify.ts";
+import { frontierAhead, futureRule, steppedLines } from "./clock.ts";
 import {
   keyById,
   lineHash,
   MAX_CURSOR_CHARS,
   MAX_FRONTIER_HASHES,
+  MAX_FUTURE_HASHES,
   signCursor,
   signingKey,
 } from "./cursor.ts";
@@ -26,7 +28,16 @@ import { gap } from "./gaps.ts";
 import { jsonBytes } from "./json-size.ts";
 import { type RawLine, splitChunk } from "./lines.ts";
 import { readTailLines, resumesStream } from "./plan.ts";
-import { BEFORE_ALL, frontierKey, hasFrontier, type Selection, selectLines } from "./resume.ts";
+import {
+  BEFORE_ALL,
+  effectiveKeys,
+  type FutureRule,
+  frontierKey,
+  hasFrontier,
+  resumeKey,
+  type Selection,
+  selectLines,
+} from "./resume.ts";
 import { utf8Length } from "./sanitize.ts";
 import { keyToMillis, parseUtcTime } from "./time.ts";
 import type {
@@ -75,6 +86,12 @@ export interface BuildLogPageInput {
   /** Envelope budget in bytes; PAGE_BUDGET_BYTES unless building a download. */
   maxBytes?: number;
   /**
+   * The clock-step probe (pipeline.md §5): the last lines of the same stream read without
+   * sinceTime, when the plan asked for one and the read was idle (`isIdleRead`). Null or absent
+   * otherwise.
+   */
+  probe?: LogChunk | null;
+  /**
    * Benchmarks only (P1): parse every line of the chunk, not only the read's tail. Pair with a large
    * `maxBytes` to push every line through every stage.
    */
@@ -121,13 +138,13 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
 
   const prior = input.cursor;
   const sameStream = resumesStream(prior, chunk);
-  const frontier = sameStream ? prior : null;
+  let frontier = sameStream ? prior : null;
   // The view keeps its own tail; the read asked for `readTail` lines, and no more are parsed.
   const tailLines = prior?.tailLines ?? view.tailLines;
   const readTail = readTailLines(prior, chunk, view.tailLines);
   const split = splitChunk(chunk.text, chunk.truncated, input.uncapped === true ? undefined : readTail);
-  const lines = split.lines;
-  const firstTime = firstTimeOf(lines);
+  let lines = split.lines;
+  let firstTime = firstTimeOf(lines);
 
   const entries: Entry[] = [];
   if (input.expired) entries.push({ rec: gap("cursor_expired", null), last: -1 });
@@ -139,12 +156,41 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
     });
   }
 
-  const chunkStartComplete = !chunk.truncated && split.returned < readTail;
+  let chunkStartComplete = !chunk.truncated && split.returned < readTail;
   const hashKey =
     frontier === null ? signingKey(input.keys.cursor) : keyById(input.keys.cursor, frontier.keyId);
   if (hashKey === null)
     throw new ServiceError("RUNTIME_LOGS_CURSOR_INVALID", { internal: "cursor key gone" });
-  const sel = selectLines(lines, frontier, chunkStartComplete, hashKey, chunk.truncated);
+  // Hostile clocks (pipeline.md §5): lines dated beyond now + 60 s never move the frontier.
+  const future = futureRule(now, frontier, hashKey);
+  // A frontier ahead of the service's clock: continue from now − overlap (the plan read from there).
+  if (frontier !== null && frontierAhead(frontier, now)) {
+    entries.push({ rec: gap("clock_step", null, "clock_step_service"), last: -1 });
+    frontier = null;
+  }
+  let sel = selectLines(lines, frontier, chunkStartComplete, hashKey, chunk.truncated, future);
+  // An idle poll whose probe (the last lines, without sinceTime) holds lines written after the last
+  // one accounted for: the node's clock stepped back and hid them from sinceTime.
+  const stepped =
+    sel.take.length === 0 && !chunk.truncated && frontier !== null && input.probe
+      ? steppedLines(input.probe, chunk, frontier, hashKey)
+      : null;
+  if (stepped !== null) {
+    lines = stepped.lines;
+    firstTime = lines[stepped.from]!.time;
+    entries.push({ rec: gap("clock_step", firstTime), last: -1 });
+    const take: number[] = [];
+    for (let i = stepped.from; i < lines.length; i++) take.push(i);
+    sel = {
+      take,
+      windowGap: false,
+      hold: false,
+      eff: effectiveKeys(lines, null, future),
+      startComplete: false,
+    };
+    frontier = null;
+    chunkStartComplete = false;
+  }
   const take = sel.take;
   // A full read that began after the last line shown is a burst; otherwise the resume point itself
   // could not be matched (lines at one instant that cannot be told apart).
@@ -302,6 +348,8 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
     frontierMs,
     chunkStartComplete,
     tailLines,
+    carry: sameStream ? prior : null,
+    futureKey: future.futureKey,
   });
   const token = signCursor(state, view.binding, input.keys.cursor);
 
@@ -526,6 +574,9 @@ interface NextStateInput {
   chunkStartComplete: boolean;
   tailLines: number;
   frontierMs: number | null;
+  /** The cursor of this same stream before any re-anchoring (its far-future hashes, anchor, idle time). */
+  carry: CursorState | null;
+  futureKey: string | null;
 }
 
 function nextState(x: NextStateInput): CursorState {
@@ -605,10 +656,11 @@ function nextState(x: NextStateInput): CursorState {
     if (top !== BEFORE_ALL) {
       if (T !== null && top === T) lastTime = frontier!.lastTime;
       else {
-        for (const i of group) {
-          const t = lines[i]!.time;
-          if (t !== null) {
-            lastTime = t;
+        // The line that dates the group (far-future lines in it never do); it may precede the
+        // delivered ones.
+        for (const line of lines) {
+          if (line.key === top) {
+            lastTime = line.time;
             break;
           }
         }
@@ -624,7 +676,29 @@ function nextState(x: NextStateInput): CursorState {
   }
   if (replaced || after === null) pem = { open: false, unknown: false };
   const pemFrontier = pem.open && !pem.unknown ? front.lastTime : null;
-  return { ...base, ...front, pemOpen: pem.open, pemFrontier };
+  // Far-future lines delivered now join the remembered ones; the anchor is the last line accounted.
+  const carry = x.carry !== null && x.carry.keyId === signing.id && !replaced ? x.carry : null;
+  const future = carry?.future.slice() ?? [];
+  for (let q = 0; q <= lastItem && !replaced; q++) {
+    const line = lines[take[q]!]!;
+    if (x.futureKey !== null && line.key !== null && line.key > x.futureKey)
+      future.push(lineHash(signing, line.raw));
+  }
+  const anchor =
+    lastItem >= 0 && !replaced
+      ? lineHash(signing, lines[take[lastItem]!]!.raw)
+      : x.carry === null || replaced
+        ? ""
+        : (carry?.anchor ?? null);
+  return {
+    ...base,
+    ...front,
+    pemOpen: pem.open,
+    pemFrontier,
+    future: future.slice(-MAX_FUTURE_HASHES),
+    anchor,
+    lastNewAt: lastItem >= 0 ? now : (x.carry?.lastNewAt ?? now),
+  };
 }
 
 /**

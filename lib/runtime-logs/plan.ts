@@ -3,6 +3,7 @@
  * `sinceTime = lastTime − 2 s` (whole seconds, rounded down, so the overlap is 2–3 s on the kubelet's
  * own clock); a view that delivered nothing yet resumes from its previous read time minus the overlap.
  */
+import { frontierAhead, PROBE_TAIL_LINES, wantsProbe } from "./clock.ts";
 import { keyToMillis, parseUtcTime } from "./time.ts";
 import type { CursorState } from "./types.ts";
 
@@ -68,6 +69,12 @@ export interface LogReadPlan {
   limitBytes: number;
   /** The read continues the cursor's stream (same Pod, UID, restart count and `previous`). */
   resume: boolean;
+  /**
+   * A fourth cluster call on idle polls (pipeline.md §5, hostile clocks): when the read brought
+   * nothing newer than the frontier (`isIdleRead(chunk, cursor, now)`), read the same stream again
+   * with these options and no since, and pass that chunk as `probe` to buildLogPage.
+   */
+  probe?: { tailLines: number; limitBytes: number };
 }
 
 /** The stream and view settings a cursor points at, so the caller can tell a new view. */
@@ -91,13 +98,17 @@ export function planLogRead(input: LogReadInput): LogReadPlan {
   const c = input.cursor;
   if (c !== null) {
     if (!resumesStream(c, input)) return { tailLines: c.tailLines, limitBytes: READ_LIMIT, resume: false };
-    const since = Math.floor((resumeFrom(c) - RESUME_OVERLAP_MS) / 1000) * 1000;
-    return {
+    // A frontier ahead of the service's clock re-anchors at now − overlap (with a clock_step gap).
+    const from = frontierAhead(c, input.now) ? input.now : resumeFrom(c);
+    const since = Math.floor((from - RESUME_OVERLAP_MS) / 1000) * 1000;
+    const plan: LogReadPlan = {
       tailLines: RESUME_TAIL_LINES,
       sinceTime: `${new Date(since).toISOString().slice(0, 19)}Z`,
       limitBytes: READ_LIMIT,
       resume: true,
     };
+    if (wantsProbe(c, input.now)) plan.probe = { tailLines: PROBE_TAIL_LINES, limitBytes: READ_LIMIT };
+    return plan;
   }
   const plan: LogReadPlan = { tailLines: input.tailLines, limitBytes: READ_LIMIT, resume: false };
   if (input.sinceTime !== undefined) plan.sinceTime = input.sinceTime;

@@ -27,13 +27,34 @@ export interface Selection {
   startComplete: boolean;
 }
 
+/**
+ * How far-future lines are handled (pipeline.md §5, hostile clocks): a line dated beyond
+ * `futureKey` (the service's now + 60 s) never advances the frontier — it is treated as untimed —
+ * and a leading one whose hash the cursor remembers (`known`) was delivered already.
+ */
+export interface FutureRule {
+  futureKey: string | null;
+  known: (line: RawLine) => boolean;
+}
+
+export const NO_FUTURE: FutureRule = { futureKey: null, known: () => false };
+
+/** A line's key for resume: null for untimed and far-future lines. */
+export const resumeKey = (line: RawLine, future: FutureRule): string | null =>
+  line.key !== null && future.futureKey !== null && line.key > future.futureKey ? null : line.key;
+
 /** Effective keys; `frontierKey` decides where leading untimed lines go. */
-export function effectiveKeys(lines: readonly RawLine[], frontierKey: string | null): string[] {
+export function effectiveKeys(
+  lines: readonly RawLine[],
+  frontierKey: string | null,
+  future: FutureRule = NO_FUTURE,
+): string[] {
   const eff = new Array<string>(lines.length);
+  const keys = lines.map((l) => resumeKey(l, future));
   let firstTimed: string | null = null;
-  for (const l of lines) {
-    if (l.key !== null) {
-      firstTimed = l.key;
+  for (const k of keys) {
+    if (k !== null) {
+      firstTimed = k;
       break;
     }
   }
@@ -45,9 +66,11 @@ export function effectiveKeys(lines: readonly RawLine[], frontierKey: string | n
       : frontierKey;
   let prev: string | null = null;
   for (let i = 0; i < lines.length; i++) {
-    const k = lines[i]!.key;
+    const k = keys[i]!;
     if (k !== null) prev = k;
-    eff[i] = k ?? prev ?? leading;
+    // A far-future line before any timed one that the cursor remembers: delivered before.
+    if (prev === null && k === null && lines[i]!.key !== null && future.known(lines[i]!)) eff[i] = BEFORE_ALL;
+    else eff[i] = k ?? prev ?? leading;
   }
   return eff;
 }
@@ -73,17 +96,18 @@ export function selectLines(
   chunkStartComplete: boolean,
   hashKey: SecretKey,
   truncated = false,
+  future: FutureRule = NO_FUTURE,
 ): Selection {
   if (!hasFrontier(state)) {
     // A quiet view resumed from its previous read: a full or byte-cut read may have lost lines
     // between that read and its own first line.
-    const eff = effectiveKeys(lines, null);
+    const eff = effectiveKeys(lines, null, future);
     const take = lines.map((_, i) => i);
     const windowGap = state !== null && !chunkStartComplete && take.length > 0;
     return { take, windowGap, hold: false, eff, startComplete: chunkStartComplete };
   }
   const T = frontierKey(state);
-  const eff = effectiveKeys(lines, T);
+  const eff = effectiveKeys(lines, T, future);
   const group: number[] = [];
   const newer: number[] = [];
   let olderTimedBeforeGroup = false;
@@ -91,7 +115,16 @@ export function selectLines(
     const e = eff[i]!;
     if (e === T) group.push(i);
     else if (e > T) newer.push(i);
-    else if (group.length === 0 && lines[i]!.key !== null) olderTimedBeforeGroup = true;
+    else if (group.length === 0 && resumeKey(lines[i]!, future) !== null) olderTimedBeforeGroup = true;
+  }
+  // Log order outranks time order: a line written before the frontier's group was accounted for,
+  // whatever its time says (after a clock step back, lines newer than a re-anchored frontier come
+  // before it in the log).
+  if (T !== BEFORE_ALL && group.length > 0) {
+    const first = group[0]!;
+    let drop = 0;
+    while (drop < newer.length && newer[drop]! < first) drop++;
+    if (drop > 0) newer.splice(0, drop);
   }
   const startComplete = T !== BEFORE_ALL && (chunkStartComplete || olderTimedBeforeGroup);
   // A byte-cut read whose last lines are the group may have stopped inside it.

@@ -115,4 +115,13 @@ export interface CursorState {
   pemOpen: boolean;
   /** The time frontier a carried block applies to; null = unknown (block stays open for the view). */
   pemFrontier: string | null;
+  /** Keyed hashes of the last ≤ 8 far-future lines delivered (dated beyond the service's now + 60 s). */
+  future: string[];
+  /**
+   * Keyed hash of the last line accounted for in log order: where a clock-step probe's new lines
+   * begin. "" when this stream has accounted nothing yet; null when unknown (another key).
+   */
+  anchor: string | null;
+  /** When (service clock, ms) this view last delivered a new line; idle views probe for clock steps. */
+  lastNewAt: number;
 }

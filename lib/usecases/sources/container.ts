@@ -11,6 +11,7 @@ import {
   buildLogPage,
   DOWNLOAD_BUDGET_BYTES,
   downloadFileName,
+  isIdleRead,
   planLogRead,
   renderDownload,
   type VerifiedCursor,
@@ -113,10 +114,29 @@ export class ContainerSourceReader implements SourceReader<ContainerPrepared> {
       deadline: input.deadline,
     });
     input.checkDeadline();
+    // Hostile clocks: an idle poll of a view whose last new line is old reads the last lines again
+    // without sinceTime, to find lines a node clock step back hid (a fourth call, idle polls only).
+    const probe =
+      plan.probe !== undefined && isIdleRead(chunk, view.carried, now)
+        ? await this.driver.readLog(input.deployment, {
+            role,
+            pod: target.pod,
+            podUid: target.podUid,
+            container: target.container,
+            restartCount: target.restartCount,
+            tailLines: plan.probe.tailLines,
+            previous: target.previous,
+            limitBytes: plan.probe.limitBytes,
+            signal: input.signal,
+            deadline: input.deadline,
+          })
+        : null;
+    if (probe !== null) input.checkDeadline();
     const built = buildLogPage({
       ...pageInput,
       now: input.now(),
       chunk,
+      probe,
       cursor: view.carried,
       expired: view.expired,
     });

@@ -33,6 +33,9 @@ const state = (over: Partial<CursorState> = {}): CursorState => ({
   hashes: Array.from({ length: 16 }, (_, i) => Buffer.alloc(12, i).toString("base64url")),
   pemOpen: true,
   pemFrontier: "2026-01-15T07:59:58.123456789Z",
+  future: [],
+  anchor: "",
+  lastNewAt: NOW,
   ...over,
 });
 
@@ -70,17 +73,63 @@ describe("cursor codec", () => {
     expect(verify(token)).toEqual({ status: "valid", state: s });
     // Signed, not encrypted, but never any text: only the fields we put in.
     expect(Object.keys(decode(token)).sort()).toEqual(
-      ["b", "c", "ct", "h", "i", "k", "n", "p", "pf", "po", "pv", "r", "t", "tl", "u", "v"].sort(),
+      [
+        "a",
+        "b",
+        "c",
+        "ct",
+        "f",
+        "h",
+        "i",
+        "k",
+        "n",
+        "p",
+        "pf",
+        "po",
+        "pv",
+        "r",
+        "t",
+        "tl",
+        "u",
+        "v",
+        "w",
+      ].sort(),
     );
   });
 
   it("a maximal cursor (longest pod name, 16 hashes) fits 2048 characters", () => {
     const token = signCursor(
-      state({ pod: `${"a".repeat(251)}-b`.slice(0, 253), podUid: "f".repeat(64) }),
+      state({
+        pod: `${"a".repeat(251)}-b`.slice(0, 253),
+        podUid: "f".repeat(64),
+        container: "c".repeat(63),
+        future: Array.from({ length: 8 }, () => "AAAAAAAAAAAAAAAA"),
+        anchor: "BBBBBBBBBBBBBBBB",
+        lastNewAt: 8.64e15,
+      }),
       BINDING,
       KEYS,
     );
     expect(token.length).toBeLessThanOrEqual(2048);
+  });
+
+  it("rejects malformed hostile-clock fields", () => {
+    const good = decode(signCursor(state(), BINDING, KEYS));
+    for (const [field, value] of [
+      ["f", Array.from({ length: 9 }, () => "AAAAAAAAAAAAAAAA")],
+      ["f", ["short"]],
+      ["f", "AAAAAAAAAAAAAAAA"],
+      ["a", "not a hash!"],
+      ["a", 7],
+      ["w", 0],
+      ["w", -1],
+      ["w", "1"],
+    ] as const) {
+      expectInvalid(() => verify(forge({ ...good, [field]: value })));
+    }
+    for (const anchor of [null, "", "AAAAAAAAAAAAAAAA"]) {
+      expect(verify(forge({ ...good, a: anchor })).status).toBe("valid");
+    }
   });
 
   it("rejects every single-character change of a real cursor", () => {

@@ -5,6 +5,7 @@
 import {
   buildLogPage,
   type CursorState,
+  isIdleRead,
   type LogRecord,
   planLogRead,
   verifyCursor,
@@ -17,12 +18,33 @@ export interface Outcome {
   records: LogRecord[];
   global: Array<{ log: ModelLog; entry: Entry }>;
   polls: number;
+  /** Clock-step probes performed, node clock steps (back, forward) and far-future lines written. */
+  probes: number;
+  steps: { back: number; forward: number; future: number };
+  /** After the schedule, lines appended to an idle view reached it (or a clock_step gap did). */
+  followerSaw: boolean;
+}
+
+/** Options of a schedule: `hostileClocks` adds node clock steps and far-future lines (R11). */
+export interface ScheduleOptions {
+  hostileClocks?: boolean;
+  /** Which hostile-clock events to draw (all by default). */
+  clockEvents?: Array<"back" | "forward" | "future">;
 }
 
 /** Run one random schedule; returns everything delivered and the model it came from. */
-export function runSchedule(seed: number, trace?: (msg: string) => void): Outcome {
+export function runSchedule(
+  seed: number,
+  trace?: (msg: string) => void,
+  options: ScheduleOptions = {},
+): Outcome {
   const r = prng(seed);
+  // `ns` is real time (the service's clock); the node writes times with its own clock, `offset` off.
   let ns = BigInt(T0) * 1_000_000n;
+  let offset = 0n;
+  const steps = { back: 0, forward: 0, future: 0 };
+  let probes = 0;
+  const hostile = options.hostileClocks === true;
   let uidCounter = 0;
   let log = new ModelLog(`uid-${uidCounter}`, 0);
   const logs: ModelLog[] = [log];
@@ -31,8 +53,68 @@ export function runSchedule(seed: number, trace?: (msg: string) => void): Outcom
   let viewTail = [3, 5, 10, 50, 200][r.int(5)]!;
   let polls = 0;
   const text = (): string => `${WORDS[r.int(WORDS.length)]} ${r.int(4)}`;
-  const steps = 10 + r.int(40);
-  for (let step = 0; step < steps; step++) {
+  /** One poll at the current time; `quiet` keeps the model from restarting the container mid-read. */
+  const poll = (quiet: boolean): LogRecord[] => {
+    const now = Number(ns / 1_000_000n);
+    let state: CursorState | null = null;
+    let expired = false;
+    if (token !== null) {
+      const v = verifyCursor(token, { binding: BINDING, keys: KEYS, now });
+      if (v.status === "expired") expired = true;
+      else state = v.state;
+    }
+    if (state === null) viewTail = [3, 5, 10, 50, 200][r.int(5)]!;
+    const plan = planLogRead({
+      cursor: state,
+      pod: "gateway-0",
+      podUid: log.uid,
+      restartCount: log.restartCount,
+      previous: false,
+      tailLines: viewTail,
+      now,
+    });
+    const limitBytes = hostile ? 1_048_576 : [200, 600, 2_000, 1_048_576][r.int(4)]!;
+    const read = log.read({ ...plan, limitBytes, nowNs: ns + offset });
+    // Sometimes the container restarts while the log is read: the re-read sees it.
+    let after: ModelLog = log;
+    if (!quiet && r.next() < 0.04) {
+      after = new ModelLog(log.uid, log.restartCount + 1);
+      ns += 1_000_000n;
+    }
+    const chunk = chunkOf(log, read, limitBytes, after);
+    // The fourth call of an idle poll: the last lines without sinceTime.
+    let probe = null;
+    if (plan.probe && isIdleRead(chunk, state, now)) {
+      probes++;
+      probe = chunkOf(log, log.read({ ...plan.probe, nowNs: ns + offset }), plan.probe.limitBytes, after);
+    }
+    const out = buildLogPage({
+      chunk,
+      probe,
+      cursor: state,
+      expired,
+      view: { binding: BINDING, tailLines: viewTail, source: "gateway" },
+      deploymentId: BINDING.deploymentId,
+      requestId: "req_00000000-0000-4000-8000-000000000000",
+      now,
+      keys: { cursor: KEYS, identity: IDENTITY },
+      namespaceId: BINDING.namespaceId,
+      maxBytes: [4_000, 6_000, 20_000, 524_288][r.int(4)]!,
+    });
+    trace?.(
+      `poll now=${new Date(now).toISOString()} plan=${JSON.stringify(plan)} tail=${viewTail} limit=${limitBytes} stream=${log.uid}/${log.restartCount} truncated=${read.truncated}\n  chunk=${JSON.stringify(read.text)}\n  state=${JSON.stringify(state)}\n  records=${JSON.stringify(out.page.records.map((x) => (x.type === "line" ? `${x.time} ${x.message}` : x.type === "gap" ? `GAP ${x.reason}` : `W${x.count}`)))}`,
+    );
+    records.push(...out.page.records);
+    token = out.cursor;
+    polls++;
+    if (after !== log) {
+      log = after;
+      logs.push(log);
+    }
+    return out.page.records;
+  };
+  const total = 10 + r.int(40);
+  for (let step = 0; step < total; step++) {
     const roll = r.next();
     if (roll < 0.4) {
       const n = 1 + r.int(12);
@@ -42,14 +124,30 @@ export function runSchedule(seed: number, trace?: (msg: string) => void): Outcom
         else if (dt < 0.6) ns += BigInt(1 + r.int(1000));
         else if (dt < 0.9) ns += 0n;
         else ns += BigInt(1 + r.int(4)) * 1_000_000_000n;
-        log.append(ns, text(), r.next() < 0.05);
+        log.append(ns + offset, text(), r.next() < 0.05);
       }
     } else if (roll < 0.47) {
       // A group larger than 16 at one timestamp, often of identical lines.
       ns += BigInt(1 + r.int(1_000_000_000));
       const same = text();
       const n = 17 + r.int(24);
-      for (let i = 0; i < n; i++) log.append(ns, r.next() < 0.7 ? same : text());
+      for (let i = 0; i < n; i++) log.append(ns + offset, r.next() < 0.7 ? same : text());
+    } else if (hostile && roll < 0.5) {
+      // The node's clock steps back or forward, or one line carries a far-future time.
+      const events = options.clockEvents ?? ["back", "forward", "future"];
+      const pick = events[r.int(events.length)]!;
+      const kind = pick === "back" ? 0 : pick === "forward" ? 0.5 : 0.9;
+      if (kind < 0.4) {
+        offset -= BigInt(5 + r.int(7200)) * 1_000_000_000n;
+        steps.back++;
+      } else if (kind < 0.7) {
+        offset += BigInt(5 + r.int(7200)) * 1_000_000_000n;
+        steps.forward++;
+      } else {
+        ns += BigInt(1 + r.int(1_000_000_000));
+        log.append(ns + offset + BigInt(1 + r.int(365)) * 86_400_000_000_000n, text());
+        steps.future++;
+      }
     } else if (roll < 0.52) {
       ns += BigInt(1 + r.int(2_000_000_000));
       log =
@@ -58,65 +156,43 @@ export function runSchedule(seed: number, trace?: (msg: string) => void): Outcom
     } else {
       // Poll, a little after the newest line, sometimes much later (cursor expiry).
       const late = r.next();
-      ns += late < 0.03 ? 2n * 3_600_000_000_000n : BigInt(r.int(5_000_000_000));
-      const now = Number(ns / 1_000_000n);
-      let state: CursorState | null = null;
-      let expired = false;
-      if (token !== null) {
-        const v = verifyCursor(token, { binding: BINDING, keys: KEYS, now });
-        if (v.status === "expired") expired = true;
-        else state = v.state;
-      }
-      if (state === null) viewTail = [3, 5, 10, 50, 200][r.int(5)]!;
-      const plan = planLogRead({
-        cursor: state,
-        pod: "gateway-0",
-        podUid: log.uid,
-        restartCount: log.restartCount,
-        previous: false,
-        tailLines: viewTail,
-        now,
-      });
-      const limitBytes = [200, 600, 2_000, 1_048_576][r.int(4)]!;
-      const read = log.read({ ...plan, limitBytes, nowNs: ns });
-      // Sometimes the container restarts while the log is read: the re-read sees it.
-      let after: ModelLog = log;
-      if (r.next() < 0.04) {
-        after = new ModelLog(log.uid, log.restartCount + 1);
-        ns += 1_000_000n;
-      }
-      const out = buildLogPage({
-        chunk: chunkOf(log, read, limitBytes, after),
-        cursor: state,
-        expired,
-        view: { binding: BINDING, tailLines: viewTail, source: "gateway" },
-        deploymentId: BINDING.deploymentId,
-        requestId: "req_00000000-0000-4000-8000-000000000000",
-        now,
-        keys: { cursor: KEYS, identity: IDENTITY },
-        namespaceId: BINDING.namespaceId,
-        maxBytes: [4_000, 6_000, 20_000, 524_288][r.int(4)]!,
-      });
-      trace?.(
-        `poll now=${new Date(now).toISOString()} plan=${JSON.stringify(plan)} tail=${viewTail} limit=${limitBytes} stream=${log.uid}/${log.restartCount} truncated=${read.truncated}\n  chunk=${JSON.stringify(read.text)}\n  state=${JSON.stringify(state)}\n  records=${JSON.stringify(out.page.records.map((x) => (x.type === "line" ? `${x.time} ${x.message}` : x.type === "gap" ? `GAP ${x.reason}` : `W${x.count}`)))}`,
-      );
-      records.push(...out.page.records);
-      token = out.cursor;
-      polls++;
-      if (after !== log) {
-        log = after;
-        logs.push(log);
-      }
+      ns +=
+        late < 0.03
+          ? 2n * 3_600_000_000_000n
+          : hostile && late < 0.15
+            ? BigInt(30_000 + r.int(60_000)) * 1_000_000n
+            : BigInt(r.int(5_000_000_000));
+      poll(false);
     }
   }
-  return { records, global: logs.flatMap((l) => l.entries.map((entry) => ({ log: l, entry }))), polls };
+  // A follower never goes blind: lines written now reach an idle view within a few polls.
+  let followerSaw = true;
+  if (token !== null) {
+    const marker = `follower marker ${seed}`;
+    ns += 1_000_000n;
+    log.append(ns + offset, marker);
+    followerSaw = false;
+    for (let i = 0; i < 6 && !followerSaw; i++) {
+      ns += 40_000_000_000n;
+      const got = poll(true);
+      if (got.some((x) => x.type === "line" && x.message.endsWith(marker))) followerSaw = true;
+    }
+  }
+  return {
+    records,
+    global: logs.flatMap((l) => l.entries.map((entry) => ({ log: l, entry }))),
+    polls,
+    probes,
+    steps,
+    followerSaw,
+  };
 }
 
 /**
  * Whether the delivered records embed into the model: the set of model positions consistent with
  * what was delivered so far; a line advances by one matching line, a gap lets it skip ahead.
  */
-export function check(o: Outcome): string | null {
+export function check(o: Pick<Outcome, "records" | "global">): string | null {
   const n = o.global.length;
   let cur = new Uint8Array(n + 1).fill(1); // a view may start anywhere (its tail)
   for (let k = 0; k < o.records.length; k++) {

@@ -176,6 +176,9 @@ describe("planLogRead", () => {
       hashes: [],
       pemOpen: false,
       pemFrontier: null,
+      future: [],
+      anchor: "",
+      lastNewAt: T0,
     };
     expect(
       planLogRead({

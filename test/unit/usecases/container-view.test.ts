@@ -40,6 +40,9 @@ const state = (over: Partial<CursorState> = {}): CursorState => ({
   hashes: [],
   pemOpen: false,
   pemFrontier: null,
+  future: [],
+  anchor: "",
+  lastNewAt: 1_000,
   ...over,
 });
 const valid = (over: Partial<CursorState> = {}): VerifiedCursor => ({ status: "valid", state: state(over) });

@@ -1,0 +1,136 @@
+/**
+ * Hostile clocks (pipeline.md §5), case by case: a far-future line never blinds the follower, a node
+ * clock step back is found by the idle probe and reported with a clock_step gap, and a frontier
+ * ahead of the service's clock re-anchors at now − overlap.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  buildLogPage,
+  type CursorState,
+  isIdleRead,
+  type LogRecord,
+  planLogRead,
+  REMEDIES,
+  verifyCursor,
+} from "../../../lib/runtime-logs/index.ts";
+import { BINDING, chunkOf, IDENTITY, KEYS, ModelLog, T0 } from "./harness.ts";
+
+const MS = 1_000_000n;
+
+/** A follower over `log`: each poll plans, reads like the kubelet, probes when idle, builds a page. */
+function follower(log: ModelLog) {
+  let token: string | null = null;
+  let probes = 0;
+  const poll = (now: number, nodeNow: number = now): LogRecord[] => {
+    let state: CursorState | null = null;
+    if (token !== null) {
+      const v = verifyCursor(token, { binding: BINDING, keys: KEYS, now });
+      if (v.status === "valid") state = v.state;
+    }
+    const plan = planLogRead({
+      cursor: state,
+      pod: "gateway-0",
+      podUid: log.uid,
+      restartCount: 0,
+      previous: false,
+      tailLines: 100,
+      now,
+    });
+    const chunk = chunkOf(log, log.read({ ...plan, nowNs: BigInt(nodeNow) * MS }), plan.limitBytes);
+    let probe = null;
+    if (plan.probe && isIdleRead(chunk, state, now)) {
+      probes++;
+      probe = chunkOf(log, log.read({ ...plan.probe, nowNs: BigInt(nodeNow) * MS }), plan.probe.limitBytes);
+    }
+    const built = buildLogPage({
+      chunk,
+      probe,
+      cursor: state,
+      expired: false,
+      view: { binding: BINDING, tailLines: 100, source: "gateway" },
+      deploymentId: "dep-1",
+      requestId: "req_1",
+      now,
+      keys: { cursor: KEYS, identity: IDENTITY },
+      namespaceId: "ns-a",
+    });
+    token = built.cursor;
+    return built.page.records;
+  };
+  return { poll, probes: () => probes, plan: () => token };
+}
+
+const lines = (rs: LogRecord[]) => rs.flatMap((r) => (r.type === "line" ? [r.message] : []));
+const gaps = (rs: LogRecord[]) => rs.flatMap((r) => (r.type === "gap" ? [r] : []));
+
+describe("hostile clocks", () => {
+  it("a far-future line is delivered once and never stops later lines", () => {
+    const log = new ModelLog("u", 0);
+    log.append(BigInt(T0) * MS, "INFO one");
+    const f = follower(log);
+    expect(lines(f.poll(T0 + 500))).toEqual(["INFO one"]);
+    log.append(BigInt(Date.parse("2099-01-01T00:00:00Z")) * MS, "INFO from the future");
+    log.append(BigInt(T0 + 1000) * MS, "INFO two");
+    const seen = [...lines(f.poll(T0 + 1500))];
+    for (let i = 0; i < 5; i++) {
+      log.append(BigInt(T0 + 2000 + i * 1000) * MS, `INFO later ${i}`);
+      seen.push(...lines(f.poll(T0 + 2500 + i * 1000)));
+    }
+    expect(seen).toEqual([
+      "INFO from the future",
+      "INFO two",
+      ...[0, 1, 2, 3, 4].map((i) => `INFO later ${i}`),
+    ]);
+  });
+
+  it("a node clock step back is found by the idle probe, reported, and lines keep arriving", () => {
+    const log = new ModelLog("u", 0);
+    for (let i = 0; i < 5; i++) log.append(BigInt(T0 + i * 1000) * MS, `INFO before ${i}`);
+    const f = follower(log);
+    expect(lines(f.poll(T0 + 5000))).toHaveLength(5);
+    // The node's clock steps back an hour: new lines carry earlier times than the frontier.
+    const back = T0 - 3_600_000;
+    for (let i = 0; i < 3; i++) log.append(BigInt(back + 6000 + i * 1000) * MS, `INFO after step ${i}`);
+    // A poll soon after: sinceTime hides them, and the view is not idle long enough to probe.
+    expect(f.poll(T0 + 9000)).toEqual([]);
+    expect(f.probes()).toBe(0);
+    // Idle for 30 s: the probe finds them; a clock_step gap comes first.
+    const found = f.poll(T0 + 40_000);
+    expect(f.probes()).toBe(1);
+    expect(gaps(found).map((g) => [g.reason, g.remedy])).toEqual([["clock_step", REMEDIES.clock_step]]);
+    expect(lines(found)).toEqual(["INFO after step 0", "INFO after step 1", "INFO after step 2"]);
+    // From here the follower resumes on the node's new clock: no repeats, new lines arrive.
+    log.append(BigInt(back + 41_000) * MS, "INFO after step 3");
+    const next = f.poll(T0 + 42_000);
+    expect(lines(next)).toEqual(["INFO after step 3"]);
+    expect(gaps(next)).toEqual([]);
+  });
+
+  it("a frontier ahead of the service's clock re-anchors at now − overlap with a clock_step gap", () => {
+    const log = new ModelLog("u", 0);
+    // A line 50 s ahead of the service's clock moves the frontier (within the 60 s allowance).
+    log.append(BigInt(T0 + 50_000) * MS, "INFO from a node running ahead");
+    const f = follower(log);
+    expect(lines(f.poll(T0))).toHaveLength(1);
+    // The service's clock then moves back 30 s: the frontier is now beyond now + 60 s.
+    const now = T0 - 30_000;
+    const v = verifyCursor(f.plan()!, { binding: BINDING, keys: KEYS, now });
+    const state = v.status === "valid" ? v.state : null;
+    const plan = planLogRead({
+      cursor: state,
+      pod: "gateway-0",
+      podUid: "u",
+      restartCount: 0,
+      previous: false,
+      tailLines: 100,
+      now,
+    });
+    expect(plan.sinceTime).toBe("2026-01-15T07:59:28Z");
+    log.append(BigInt(now + 500) * MS, "INFO on the service's clock");
+    const page = f.poll(now + 1000);
+    expect(gaps(page).map((g) => [g.reason, g.remedy])).toEqual([
+      ["clock_step", REMEDIES.clock_step_service],
+    ]);
+    expect(lines(page)).toContain("INFO on the service's clock");
+  });
+});
