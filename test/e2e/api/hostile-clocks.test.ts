@@ -1,0 +1,103 @@
+/**
+ * R11 over HTTP, through the kube API simulator: a line dated far in the future does not stop a
+ * follower, and a node clock step back (the simulator's clock moved back an hour) is found on an
+ * idle poll with a clock_step gap; no line is delivered twice.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LocalStack } from "../../../local/stack/index.ts";
+import { CLUSTER, client, GW_POD, K8S_NS, LOGS, scenario, startStack } from "./support.ts";
+
+let stack: LocalStack;
+let get: ReturnType<typeof client>;
+// The service's clock is the process's Date.now, read through this skew so a test can move it on
+// (the handlers capture Date.now when the stack starts). The simulator keeps its manual clock.
+const realNow = Date.now;
+let skewMs = 0;
+
+beforeAll(async () => {
+  Date.now = () => realNow() + skewMs;
+  stack = await startStack(scenario(["INFO first line"], { limits: { burst: 1000, ratePerSecond: 1000 } }));
+  get = client(stack);
+});
+afterAll(async () => {
+  await stack?.close();
+  Date.now = realNow;
+});
+
+const append = (lines: Array<[string, string]>) =>
+  stack.sim.append({ cluster: CLUSTER, namespace: K8S_NS, pod: GW_POD, container: "gateway", lines });
+
+interface Rec {
+  type: string;
+  reason?: string;
+  message?: string;
+}
+
+/** Polls with the cursor, collecting every record. */
+function follower() {
+  let cursor: string | null = null;
+  const seen: Rec[] = [];
+  return {
+    seen,
+    async poll(): Promise<Rec[]> {
+      const q = cursor === null ? "" : `&cursor=${encodeURIComponent(cursor)}`;
+      const reply = await get(`${LOGS}?source=gateway&tailLines=50${q}`);
+      expect(reply.status).toBe(200);
+      cursor = reply.json.data.cursor;
+      seen.push(...reply.json.data.records);
+      return reply.json.data.records;
+    },
+  };
+}
+
+const messages = (rs: Rec[]) => rs.filter((r) => r.type === "line").map((r) => r.message);
+
+describe("hostile clocks end to end", () => {
+  it("a far-future line is shown once and later lines keep arriving", async () => {
+    const f = follower();
+    await f.poll();
+    append([
+      ["2099-01-01T00:00:00Z", "INFO a line from the future"],
+      ["now", "INFO after the future 1"],
+    ]);
+    stack.sim.advanceClock(1000);
+    await f.poll();
+    append([["now", "INFO after the future 2"]]);
+    stack.sim.advanceClock(1000);
+    await f.poll();
+    append([["now", "INFO after the future 3"]]);
+    await f.poll();
+    const shown = messages(f.seen);
+    expect(shown.filter((m) => m === "INFO a line from the future")).toHaveLength(1);
+    for (const i of [1, 2, 3])
+      expect(shown.filter((m) => m === `INFO after the future ${i}`)).toHaveLength(1);
+    expect(new Set(shown).size).toBe(shown.length);
+  });
+
+  it("a node clock step back: an idle poll finds the hidden lines after a clock_step gap", async () => {
+    const f = follower();
+    await f.poll();
+    append([["now", "INFO before the step"]]);
+    stack.sim.advanceClock(1000);
+    await f.poll();
+    // The node's clock moves back an hour; its new lines carry earlier times than the frontier.
+    stack.sim.setClock("now-1h");
+    append([
+      ["now", "INFO after the step 1"],
+      ["now", "INFO after the step 2"],
+    ]);
+    // The service's clock moves on 40 s: the view is idle long enough to probe.
+    skewMs += 40_000;
+    const found = await f.poll();
+    const gapIndex = found.findIndex((r) => r.type === "gap" && r.reason === "clock_step");
+    expect(gapIndex).toBeGreaterThanOrEqual(0);
+    expect(messages(found.slice(gapIndex))).toEqual(["INFO after the step 1", "INFO after the step 2"]);
+    // From here lines on the node's new clock keep arriving, once each.
+    stack.sim.advanceClock(1000);
+    append([["now", "INFO after the step 3"]]);
+    skewMs += 1000;
+    expect(messages(await f.poll())).toEqual(["INFO after the step 3"]);
+    const shown = messages(f.seen);
+    expect(new Set(shown).size).toBe(shown.length);
+  });
+});
