@@ -50,8 +50,8 @@ const logQueryFields = {
 /** The parameters the log query knows (api.md § Log query); tests draw their cases from it. */
 export const LOG_QUERY_PARAMETERS = Object.keys(logQueryFields) as (keyof typeof logQueryFields)[];
 
-const logQuerySchema = z.strictObject(logQueryFields);
-const downloadQuerySchema = z.strictObject({
+export const logQuerySchema = z.strictObject(logQueryFields);
+export const downloadQuerySchema = z.strictObject({
   ...logQueryFields,
   cursor: z.never().optional(),
   download: z.never().optional(),
