@@ -25,7 +25,6 @@ import {
   signingKey,
 } from "./cursor.ts";
 import { gap } from "./gaps.ts";
-import { jsonBytes } from "./json-size.ts";
 import { type RawLine, splitChunk } from "./lines.ts";
 import { readTailLines, resumesStream } from "./plan.ts";
 import {
@@ -111,6 +110,8 @@ interface Entry {
   rec: LogRecord;
   /** Index in `take` of the last line this record covers; -1 for gaps. */
   last: number;
+  /** The record serialized once, when it was measured (records are final by then). */
+  json?: string;
 }
 
 interface PemState {
@@ -282,7 +283,9 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
   for (;;) {
     // Measure the records built so far.
     for (; k < entries.length; k++) {
-      const size = jsonBytes(entries[k]!.rec) + 1;
+      const entry = entries[k]!;
+      entry.json = JSON.stringify(entry.rec);
+      const size = utf8Length(entry.json) + 1;
       if (used + size > budget) {
         full = true;
         break;
@@ -356,6 +359,7 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
   // Level filter after signing: the cursor already resumes after hidden lines.
   const min = view.minLevel;
   const records: LogRecord[] = [];
+  const parts: string[] = [];
   let withheld = 0;
   for (let i = 0; i < kept.length; i++) {
     const rec = kept[i]!.rec;
@@ -369,10 +373,14 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
       continue;
     }
     records.push(rec);
+    parts.push(kept[i]!.json ?? JSON.stringify(rec));
   }
-  for (const g of tail) records.push(g);
+  for (const g of tail) {
+    records.push(g);
+    parts.push(JSON.stringify(g));
+  }
   const page: LogPage = { ...shell, records, withheld, truncated: cut || stall === "stay", cursor: token };
-  const body = envelope(page, input.requestId);
+  const body = assembleEnvelope(page, parts, input.requestId);
   if (utf8Length(body) > budget) {
     throw new ServiceError("INTERNAL", { internal: "page exceeded its budget after serialization" });
   }
@@ -382,6 +390,23 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
 function firstTimeOf(lines: readonly RawLine[]): string | null {
   for (const l of lines) if (l.time !== null) return l.time;
   return null;
+}
+
+/**
+ * The same bytes as `envelope(page, requestId)`, with the records' serializations made when they
+ * were measured spliced in, so no record is serialized twice. Field order is LogPage's.
+ */
+function assembleEnvelope(page: LogPage, records: readonly string[], requestId: string): string {
+  const head = JSON.stringify({
+    deploymentId: page.deploymentId,
+    source: page.source,
+    stream: page.stream,
+    observedAt: page.observedAt,
+  });
+  return (
+    `{"data":${head.slice(0, -1)},"records":[${records.join(",")}],"withheld":${page.withheld},` +
+    `"truncated":${page.truncated},"cursor":${JSON.stringify(page.cursor)}},"meta":${JSON.stringify({ requestId })}}`
+  );
 }
 
 /** `{"data":page,"meta":{"requestId"}}`: one native serialization, flat and exact. */
