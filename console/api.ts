@@ -3,6 +3,8 @@
  * the success envelope unwrapped, and every failure turned into one `ApiError` carrying the
  * contract code, the request ID and `Retry-After`. Response text is never interpreted as markup.
  */
+import type { z } from "zod";
+import type { logQuerySchema } from "../lib/api/schemas.ts";
 import type { Deployment, DeploymentPath, LogPage, Runtime, SourceId } from "./types.ts";
 
 export class ApiError extends Error {
@@ -47,15 +49,20 @@ export const deploymentsPath = (namespaceId: string, agentId: string) =>
 export const runtimePath = (d: DeploymentRef) =>
   `${deploymentsPath(d.namespaceId, d.agentId)}/${seg(d.deploymentId)}/runtime`;
 
-/** The closed log query: only the parameters api.md allows, never `sinceSeconds` with a cursor. */
+/** A parameter of the contract's log query (its zod schema names them; nothing else is sent). */
+type LogParam = keyof z.input<typeof logQuerySchema>;
+
+/** The closed log query: only the parameters the contract allows, never `sinceSeconds` with a cursor. */
 export function logQuery(sel: LogSelection, cursor: string | null): URLSearchParams {
-  const q = new URLSearchParams({ source: sel.source });
+  const q = new URLSearchParams();
+  const set = (name: LogParam, value: string) => q.set(name, value);
+  set("source", sel.source);
   if (sel.source !== "sandbox") {
-    if (sel.pod) q.set("pod", sel.pod);
-    if (sel.pod && sel.container) q.set("container", sel.container);
-    if (sel.previous) q.set("previous", "true");
+    if (sel.pod) set("pod", sel.pod);
+    if (sel.pod && sel.container) set("container", sel.container);
+    if (sel.previous) set("previous", "true");
   }
-  if (cursor) q.set("cursor", cursor);
+  if (cursor) set("cursor", cursor);
   return q;
 }
 

@@ -3,10 +3,15 @@
  * reasons, and the remedies for withheld lines. Fixed text only: nothing from a response is
  * interpolated except the request ID and a number of seconds.
  */
+import type { ErrorCode } from "../lib/api/errors.ts";
 import type { ApiError } from "./api.ts";
 import type { Deployment } from "./types.ts";
 
-const ERRORS: Record<string, string> = {
+/** Codes the console itself gives a failure that never reached the service's envelope. */
+type ClientCode = "NETWORK" | "MALFORMED_RESPONSE";
+
+/** Every code of the service's catalog has a sentence here; a new code fails the typecheck. */
+const ERRORS: Record<ErrorCode | ClientCode, string> = {
   INVALID_REQUEST: "The request was outside the API contract. Check the namespace, Agent and deployment IDs.",
   RUNTIME_LOGS_CURSOR_INVALID: "The log position is no longer valid; a new view was started.",
   RUNTIME_LOGS_POD_INVALID:
@@ -33,7 +38,7 @@ const ERRORS: Record<string, string> = {
 
 /** One line for an error: our sentence, then status, code and request ID for support. */
 export function errorMessage(err: ApiError, retryInSeconds?: number): string {
-  const known = ERRORS[err.code];
+  const known = Object.hasOwn(ERRORS, err.code) ? ERRORS[err.code as ErrorCode | ClientCode] : undefined;
   let text = known ?? `The request failed (HTTP ${err.status}).`;
   if (retryInSeconds !== undefined && retryInSeconds > 0) text += ` Retrying in ${retryInSeconds} s.`;
   const parts = [err.status > 0 ? `HTTP ${err.status}` : null, known ? err.code : null];
