@@ -1,5 +1,5 @@
 /**
- * Kubernetes driver cost against the simulator over real HTTP (quality.md style rows):
+ * Kubernetes driver cost against the simulator over real HTTP (docs/quality.md style rows):
  * one runtime description (with Events) and one 1 MiB log read, each the median of repeated runs;
  * the read also reports a bare GET of the same log as its baseline (driver overhead = the ratio).
  * `npm run bench` calls `benchKube()`; `tsx bench/p-kube.ts` runs it alone.

@@ -1,5 +1,5 @@
 /**
- * P1 (quality.md): every line of the realistic 1 MiB chunk (seed 1) split, classified, redacted and
+ * P1 (docs/quality.md): every line of the realistic 1 MiB chunk (seed 1) split, classified, redacted and
  * rendered to records — the page path with the tail cap and the page budget lifted (the bench-only
  * `uncapped` option and a budget larger than the chunk's page) — against the corpus's baseline
  * (split into lines and SHA-256 each) timed in the same run, interleaved. `bytes_processed` counts

@@ -1,5 +1,5 @@
 /**
- * P2 (quality.md): every `hostile()` line (67 shapes, 32 KiB each), timed two ways: the redaction
+ * P2 (docs/quality.md): every `hostile()` line (67 shapes, 32 KiB each), timed two ways: the redaction
  * chain alone on the raw line (the figure that compares across implementations), and the per-line
  * path strip → classify → redact (`classifyLine`, which withholds plain text over 4 KiB before
  * redaction). Per shape the median of several repetitions; `worst_ms` and `median_ms` are the

@@ -1,5 +1,5 @@
 /**
- * P4 (quality.md): the logs handler end to end against dynalite and the kube API simulator, 8
+ * P4 (docs/quality.md): the logs handler end to end against dynalite and the kube API simulator, 8
  * followers polling concurrently with their cursors while lines are appended. Dynalite and the
  * simulator run in child processes (bench/support/p4-child.ts), so this process's CPU time is the
  * handler's own (the function as Lambda runs it: event in, result out, its SDK and cluster

@@ -1,5 +1,5 @@
 /**
- * P6 (quality.md): peak heap growth of one 1 MiB read through the pipeline — the corpus's realistic
+ * P6 (docs/quality.md): peak heap growth of one 1 MiB read through the pipeline — the corpus's realistic
  * 1 MiB chunk (seed 1) as the driver's LogChunk → buildLogPage → the serialized page. Budget 32 MiB.
  * The baseline, measured the same way in the same run, is the corpus's `baseline` (split into lines
  * and SHA-256 each). Each figure is the median of repeated runs; the worst run is reported too.

@@ -1,12 +1,12 @@
 /**
- * P7 (quality.md): sustained load on the local stack — 50 views (one principal each) follow the
+ * P7 (docs/quality.md): sustained load on the local stack — 50 views (one principal each) follow the
  * same Gateway container for 60 s with their cursors while lines with unique sequence numbers are
  * appended continuously (batches share a timestamp, and some groups exceed the cursor's 16 remembered
  * hashes). Every view's deliveries are audited: 0 errors, 0 duplicates, every lost line inside a gap
  * that the view received where the line would have been.
  *
  * Knobs: BENCH_P7_SECONDS (default 60), BENCH_P7_INTERVAL_MS (pause between a view's polls,
- * default 2000: the CLI's and console's follow interval, surfaces.md).
+ * default 2000: the CLI's and console's follow interval, docs/surfaces.md).
  */
 import { loadavg } from "node:os";
 import { startLocalStack } from "../local/stack/index.ts";

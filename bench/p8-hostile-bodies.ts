@@ -1,5 +1,5 @@
 /**
- * P8 (quality.md): hostile cluster bodies. The simulator's `rawLog` fault serves 1 MiB of `\n`, of
+ * P8 (docs/quality.md): hostile cluster bodies. The simulator's `rawLog` fault serves 1 MiB of `\n`, of
  * `{\n`, of `x\n` and of `-----BEGIN PRIVATE KEY-----\n`, ignoring the query; each is read through
  * the Kubernetes driver (`readLog`, tailLines=1000) and built into a page (`buildLogPage`). The row
  * compares each case's median with a plain 1 MiB of `.\n` through the same path in the same run,

@@ -1,4 +1,4 @@
-/** Scheduled health probe (surfaces.md § Health probe). Dependencies are built once per container. */
+/** Scheduled health probe (docs/surfaces.md § Health probe). Dependencies are built once per container. */
 import { loadConfig } from "../lib/config.ts";
 import { buildProbeDeps } from "../lib/probe/deps.ts";
 import { createProbeHandler } from "../lib/probe/handler.ts";

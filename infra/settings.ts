@@ -16,7 +16,7 @@ export interface VpcSettings {
   routeTableIds: readonly string[];
 }
 
-/** Optional limiter overrides (state.md § Limiter); unset ones keep the functions' defaults. */
+/** Optional limiter overrides (docs/state.md § Limiter); unset ones keep the functions' defaults. */
 export interface LimitSettings {
   burst?: number;
   ratePerSecond?: number;

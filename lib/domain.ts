@@ -1,5 +1,5 @@
 /**
- * Domain vocabulary shared by every module (README.md § Words, state.md, kube.md).
+ * Domain vocabulary shared by every module (README.md § Words, docs/state.md, docs/kube.md).
  * Types only: no behaviour lives here.
  */
 
@@ -54,7 +54,7 @@ export interface ClusterRecord {
   displayName: string;
 }
 
-/** An OpenShell gateway (state.md § Registry table): where its connection document lives. */
+/** An OpenShell gateway (docs/state.md § Registry table): where its connection document lives. */
 export interface OpenShellGatewayRecord {
   gatewayId: string;
   /** `secretsmanager:<name>` under `runtime-logs/openshell/`, or `file:<path>` locally. */
@@ -70,7 +70,7 @@ export interface GrantRecord {
   actions: Action[];
 }
 
-/** One log read as the driver returns it (kube.md § readLog); raw, untrusted text. */
+/** One log read as the driver returns it (docs/kube.md § readLog); raw, untrusted text. */
 export interface LogChunk {
   /** The body as read with `timestamps=true`, decoded as UTF-8. */
   text: string;

@@ -1,5 +1,5 @@
 /**
- * Writes a scenario's registry section (kube.md § Scenario file, defaults already applied by the
+ * Writes a scenario's registry section (docs/kube.md § Scenario file, defaults already applied by the
  * scenario schema) and the local clusters into the Registry table, through lib/registry/items.ts:
  * the only writer of these shapes on the local stack.
  */
@@ -100,7 +100,7 @@ export async function loadRegistry(
   return items.length;
 }
 
-/** A local cluster item: `file:` kubeconfig reference (state.md § Registry table). */
+/** A local cluster item: `file:` kubeconfig reference (docs/state.md § Registry table). */
 export const localCluster = (
   clusterId: string,
   kubeconfigPath: string,

@@ -1,5 +1,5 @@
 /**
- * Exactly-once-or-gap accounting for one view (pipeline.md § Guarantees 2), from what a client
+ * Exactly-once-or-gap accounting for one view (docs/pipeline.md § Guarantees 2), from what a client
  * received: the lines (by the unique sequence number the appender wrote into them) and the gap
  * records, in arrival order. Pure; P7 keeps one ledger per view.
  */

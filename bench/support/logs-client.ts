@@ -1,5 +1,5 @@
 /**
- * A follower's side of the logs route over real HTTP (api.md § Log page): one poll with the
+ * A follower's side of the logs route over real HTTP (docs/api.md § Log page): one poll with the
  * local stack's `Bearer local:<principal>`, timed from request to parsed body.
  */
 import { performance } from "node:perf_hooks";

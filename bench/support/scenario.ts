@@ -1,5 +1,5 @@
 /**
- * The scenario the local-stack benchmarks run (kube.md § Scenario file): one cluster, one running
+ * The scenario the local-stack benchmarks run (docs/kube.md § Scenario file): one cluster, one running
  * Gateway Pod of one Agent, one grant per benchmark principal, and the limiter raised so the load
  * itself, not the per-principal budget, is what gets measured.
  */

@@ -1,5 +1,5 @@
 /**
- * The runtime description (api.md § Runtime description) and the deployment list as text tables.
+ * The runtime description (docs/api.md § Runtime description) and the deployment list as text tables.
  * Input is untrusted JSON: every value is read defensively and escaped by the table renderer.
  */
 import { escapeText } from "../escape.ts";
@@ -105,7 +105,7 @@ export function formatRuntime(data: unknown): string[] {
   return out;
 }
 
-/** The deployment list: `data` is the array (api.md); `{deployments: [...]}` is accepted too. */
+/** The deployment list: `data` is the array (docs/api.md); `{deployments: [...]}` is accepted too. */
 export function deploymentList(data: unknown): Obj[] {
   return objects(isObject(data) ? data.deployments : data);
 }

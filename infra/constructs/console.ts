@@ -35,7 +35,7 @@ import { BucketDeployment, Source } from "aws-cdk-lib/aws-s3-deployment";
 import { Construct, type IConstruct } from "constructs";
 import { buildConsole } from "../../console/build.ts";
 
-/** The API's paths on the distribution (api.md § Routes); everything else is the console. */
+/** The API's paths on the distribution (docs/api.md § Routes); everything else is the console. */
 export const API_PATH_PATTERNS = ["/namespaces/*", "/health"] as const;
 
 /** What the console may load: its own files and same-origin API calls, nothing inline. */

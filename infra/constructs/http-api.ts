@@ -1,5 +1,5 @@
 /**
- * The HTTP API: every route of api.md bound to its function, the chosen authorizer on every route
+ * The HTTP API: every route of docs/api.md bound to its function, the chosen authorizer on every route
  * but `/health` (the API's default authorizer, so a route added later is protected unless it opts
  * out), stage access logs and default throttling.
  */
@@ -32,7 +32,7 @@ export interface RouteSpec {
   public: boolean;
 }
 
-/** The routes of api.md; only GET is routed. */
+/** The routes of docs/api.md; only GET is routed. */
 export const ROUTES: readonly RouteSpec[] = [
   { path: "/health", target: "status", public: true },
   { path: DEPLOYMENTS, target: "status", public: false },

@@ -1,5 +1,5 @@
 /**
- * The error codes of api.md with their HTTP status and fixed, human messages.
+ * The error codes of docs/api.md with their HTTP status and fixed, human messages.
  * Messages never carry driver, cluster or SDK text.
  */
 export const ERROR_CATALOG = {

@@ -1,5 +1,5 @@
 /**
- * The HTTP contract as data (api.md): path IDs, the closed log query, and how a zod failure becomes
+ * The HTTP contract as data (docs/api.md): path IDs, the closed log query, and how a zod failure becomes
  * `details` items. Handlers validate with these; tests draw cases from them.
  */
 import { z } from "zod";
@@ -47,7 +47,7 @@ const logQueryFields = {
   download: bool.optional(),
 };
 
-/** The parameters the log query knows (api.md § Log query); tests draw their cases from it. */
+/** The parameters the log query knows (docs/api.md § Log query); tests draw their cases from it. */
 export const LOG_QUERY_PARAMETERS = Object.keys(logQueryFields) as (keyof typeof logQueryFields)[];
 
 export const logQuerySchema = z.strictObject(logQueryFields);

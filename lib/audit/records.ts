@@ -1,5 +1,5 @@
 /**
- * Audit record shapes (state.md § Audit table). Context only: every field is an enum, a number, a
+ * Audit record shapes (docs/state.md § Audit table). Context only: every field is an enum, a number, a
  * boolean or an identifier checked against its grammar, so no log text, message or secret can ride
  * along. A record failing a check is refused (the write fails closed).
  */
@@ -53,7 +53,7 @@ export interface ReadAudit extends AuditSubject {
 
 export interface DenialAudit extends AuditSubject {
   route: Route;
-  /** The action that failed (state.md: `read_logs` is checked first, then `read`). */
+  /** The action that failed (docs/state.md: `read_logs` is checked first, then `read`). */
   action: Action;
   reasonCode: DenialReason;
   deploymentId?: string;
@@ -61,7 +61,7 @@ export interface DenialAudit extends AuditSubject {
 }
 
 /**
- * Denials of one principal on one Agent and route within one UTC minute, as one item (state.md §
+ * Denials of one principal on one Agent and route within one UTC minute, as one item (docs/state.md §
  * Audit table): sk `DENIED#{minute}#{route}#{principalId}`, updated with `ADD count 1`, so a flood
  * of denials never grows the table per request and every denial is still counted. The context
  * fields are the latest denial's.

@@ -1,5 +1,5 @@
 /**
- * Table access for restart records (restarts.md, state.md § Audit table): their key, an idempotent
+ * Table access for restart records (docs/restarts.md, docs/state.md § Audit table): their key, an idempotent
  * put (observing the same transition twice writes one item) and the newest-20 query. The record's
  * body is the restarts module's; this module only places it.
  */

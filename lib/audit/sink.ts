@@ -1,11 +1,11 @@
 /**
- * AuditSink: append-only audit records in the Audit table (state.md § Audit table).
+ * AuditSink: append-only audit records in the Audit table (docs/state.md § Audit table).
  * pk `AGENT#{namespaceId}#{agentId}`, sk `{RFC 3339 UTC ms}#{ULID}`, written with
  * `attribute_not_exists(pk)` so nothing is ever overwritten; `purgeAt` (epoch s) for retention.
  * Denials are the one aggregate: one item per principal, Agent, route and minute
  * (sk `DENIED#{minute}#{route}#{principalId}`), counted with a single UpdateItem.
  *
- * Failures surface typed, per kind, as the caller must answer them (api.md):
+ * Failures surface typed, per kind, as the caller must answer them (docs/api.md):
  * view/download → 503 RUNTIME_LOGS_AUDIT_UNAVAILABLE (nothing is read); denial → 503
  * DEPENDENCY_UNAVAILABLE instead of 403; `record` → AuditUnavailableError.
  */

@@ -1,5 +1,5 @@
 /**
- * The authorization policy of state.md § Authorization, as a pure function of the route, the Agent
+ * The authorization policy of docs/state.md § Authorization, as a pure function of the route, the Agent
  * and the principal's grants (the Agent-specific one and the namespace-wide `*` one).
  *
  * - status needs `read` and `operate`; the deployments list needs `read`;

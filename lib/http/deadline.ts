@@ -1,5 +1,5 @@
 /**
- * The request deadline (api.md: 10 s, 504 when it passes), bounded above by the Lambda's remaining
+ * The request deadline (docs/api.md: 10 s, 504 when it passes), bounded above by the Lambda's remaining
  * time so the function answers before it is killed.
  */
 import { ServiceError } from "../api/errors.ts";

@@ -1,5 +1,5 @@
 /**
- * Step 1 of the order of checks (api.md), in the HTTP adapter: the API Gateway event becomes the
+ * Step 1 of the order of checks (docs/api.md), in the HTTP adapter: the API Gateway event becomes the
  * typed input of a use case — the principal (401 without one), then the path and query against the
  * contract (400). Use cases never see the event.
  */

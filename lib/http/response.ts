@@ -1,5 +1,5 @@
 /**
- * Response builders for the HTTP contract (api.md § Common): the success and error envelopes, the
+ * Response builders for the HTTP contract (docs/api.md § Common): the success and error envelopes, the
  * headers every response carries, and the download attachment.
  */
 import { randomUUID } from "node:crypto";

@@ -1,5 +1,5 @@
 /**
- * Pure mapping from validated cluster objects to the runtime description (api.md) and the Pod
+ * Pure mapping from validated cluster objects to the runtime description (docs/api.md) and the Pod
  * observations restart attribution needs. No I/O; inputs are untrusted raw JSON checked here.
  */
 import type { Plane, Role } from "../domain.ts";

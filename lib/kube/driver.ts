@@ -1,5 +1,5 @@
 /**
- * KubeDriver (kube.md): runtime description, log reads and access checks against the clusters of
+ * KubeDriver (docs/kube.md): runtime description, log reads and access checks against the clusters of
  * a deployment's placement, through client-node with one signal per call and strict validation of
  * everything the clusters return.
  */
@@ -84,7 +84,7 @@ export interface ListPodsOptions extends CallOptions {
 
 /**
  * One log read of a Pod the caller has just listed (name **and** UID, and a container declared in
- * it): the driver does not list again (quality.md P9: list, read, re-read per poll).
+ * it): the driver does not list again (docs/quality.md P9: list, read, re-read per poll).
  */
 export interface ReadLogOptions extends CallOptions {
   role: Role;

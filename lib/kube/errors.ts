@@ -1,5 +1,5 @@
 /**
- * Mapping of cluster failures to contract codes (kube.md § Errors). Client-facing errors carry a
+ * Mapping of cluster failures to contract codes (docs/kube.md § Errors). Client-facing errors carry a
  * fixed message per code; what the cluster said goes, capped and stripped of control characters,
  * into the internal message for the structured log only (which redacts it again on the way out).
  */

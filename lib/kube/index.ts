@@ -1,4 +1,4 @@
-/** The Kubernetes driver's public surface (kube.md). */
+/** The Kubernetes driver's public surface (docs/kube.md). */
 export {
   CALL_TIMEOUT_MS,
   type ClusterLookup,

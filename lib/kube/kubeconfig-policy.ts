@@ -1,5 +1,5 @@
 /**
- * The kubeconfig policy (kube.md § Kubeconfigs): parse the YAML, take the current context's
+ * The kubeconfig policy (docs/kube.md § Kubeconfigs): parse the YAML, take the current context's
  * cluster and user, and accept only what the service can use safely:
  * - `https` servers; `insecure-skip-tls-verify: true` (and so plain `http`) only when allowed;
  * - static credentials (token, client certificate, basic) or the EKS `aws eks get-token` exec form,

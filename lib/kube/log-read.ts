@@ -1,5 +1,5 @@
 /**
- * The raw log read (kube.md § readLog): query building and the classification of the answer.
+ * The raw log read (docs/kube.md § readLog): query building and the classification of the answer.
  * Pure: the HTTP happens in ClusterSession.rawGet.
  */
 
@@ -9,7 +9,7 @@ import { isRfc3339Utc } from "./time.ts";
 import type { RawResponse } from "./transport.ts";
 import { InvalidClusterData } from "./validate.ts";
 
-/** Default and maximum bytes of one read (pipeline.md § 4 Bounded). */
+/** Default and maximum bytes of one read (docs/pipeline.md § 4 Bounded). */
 export const LOG_LIMIT_BYTES = 1_048_576;
 
 export interface LogQuery {

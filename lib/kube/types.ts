@@ -1,5 +1,5 @@
 /**
- * What the KubeDriver returns: the runtime description of api.md (minus `restarts`, which the
+ * What the KubeDriver returns: the runtime description of docs/api.md (minus `restarts`, which the
  * restart attribution adds) and the per-Pod observations that attribution needs.
  */
 import type { Plane, Role, SourceId } from "../domain.ts";
@@ -81,7 +81,7 @@ export interface RuntimeSource {
   retention: string;
 }
 
-/** api.md § Runtime description without `restarts`. */
+/** docs/api.md § Runtime description without `restarts`. */
 export interface RuntimeDescription {
   deploymentId: string;
   observedAt: string;
@@ -89,7 +89,7 @@ export interface RuntimeDescription {
   sources: RuntimeSource[];
 }
 
-/** How a container instance ended, as restart attribution needs it (restarts.md § termination). */
+/** How a container instance ended, as restart attribution needs it (docs/restarts.md § termination). */
 export interface TerminationDetail {
   reason: string | null;
   exitCode: number | null;
@@ -112,7 +112,7 @@ export interface ContainerObservation {
   lastTerminated: TerminationDetail | null;
 }
 
-/** Validated, non-API facts about one Pod for restart attribution (restarts.md). */
+/** Validated, non-API facts about one Pod for restart attribution (docs/restarts.md). */
 export interface PodObservation {
   role: Role;
   plane: Plane;

@@ -1,5 +1,5 @@
 /**
- * Validation of what a cluster returns (kube.md § Validation, quality.md R9). Everything from a
+ * Validation of what a cluster returns (docs/kube.md § Validation, docs/quality.md R9). Everything from a
  * cluster is hostile: names, UIDs, counts, sizes and times are checked before use; a value outside
  * the rules makes the whole read unavailable rather than being repaired or normalized.
  * Only the fields the driver reads are declared; unknown fields are ignored (real objects carry many).

@@ -1,5 +1,5 @@
 /**
- * The limiter's pure state transitions (state.md § Limiter). Times are epoch milliseconds.
+ * The limiter's pure state transitions (docs/state.md § Limiter). Times are epoch milliseconds.
  *
  * GCRA: one "theoretical arrival time" `tat` per bucket. Taking `cost` sets
  * `tat = max(tat, now) + cost/rate` and is admitted while `tat - now ≤ burst/rate`. A clock that

@@ -1,5 +1,5 @@
 /**
- * Admission for status and log reads (state.md § Limiter), global across Lambda containers.
+ * Admission for status and log reads (docs/state.md § Limiter), global across Lambda containers.
  *
  * acquire: (1) on `LIMIT#pa#…` take the rate token and a principal holder, (2) on one shard of the
  * Agent's in-flight item (`LIMIT#a#…#{shard}`) take an Agent holder. Each is one conditional

@@ -1,5 +1,5 @@
 /**
- * The scheduled health probe (surfaces.md § Health probe): stores, clusters and restarts, within a
+ * The scheduled health probe (docs/surfaces.md § Health probe): stores, clusters and restarts, within a
  * time budget. Partial results are marked, never silent. Never throws: every failure becomes a
  * figure in the report.
  */

@@ -1,5 +1,5 @@
 /**
- * The health probe's report (surfaces.md § Health probe) and its CloudWatch metrics (through
+ * The health probe's report (docs/surfaces.md § Health probe) and its CloudWatch metrics (through
  * Powertools Metrics, which writes Embedded Metric Format).
  */
 import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";

@@ -1,6 +1,6 @@
 /**
- * The Registry table's item shapes (state.md § Registry table): the only module that knows them.
- * Keys are built here and parsed back here; attributes are exactly those of state.md. Stored items
+ * The Registry table's item shapes (docs/state.md § Registry table): the only module that knows them.
+ * Keys are built here and parsed back here; attributes are exactly those of docs/state.md. Stored items
  * are validated on the way in, since the registry is written by another system.
  */
 import { z } from "zod";

@@ -1,5 +1,5 @@
 /**
- * RegistryStore: who runs what, where, and who may look (state.md § Registry table).
+ * RegistryStore: who runs what, where, and who may look (docs/state.md § Registry table).
  * Agents, deployments and clusters are cached per container for at most 30 s; grants never are,
  * and are read strongly consistent, so a revoked grant stops the very next poll.
  * Every failure (unreachable, throttled, malformed item) is 503 DEPENDENCY_UNAVAILABLE.

@@ -1,5 +1,5 @@
 /**
- * Detection of instance transitions (restarts.md § What is a restart here). Pure.
+ * Detection of instance transitions (docs/restarts.md § What is a restart here). Pure.
  *
  * - `container-restart`: same Pod UID and `restartCount` went up between two observations, or, from
  *   one observation, `restartCount > 0` with `lastState.terminated` (only the latest restart of a

@@ -1,5 +1,5 @@
 /**
- * Binds attribution to the pipeline's one pseudonym function and redaction (restarts.md: one
+ * Binds attribution to the pipeline's one pseudonym function and redaction (docs/restarts.md: one
  * function computes pseudonyms, in lib/runtime-logs/). A missing identity key fails closed: the
  * pipeline answers its withheld marker, which attribution turns into a null reference.
  */

@@ -1,5 +1,5 @@
 /**
- * Restart attribution (restarts.md). Entry point for the status route:
+ * Restart attribution (docs/restarts.md). Entry point for the status route:
  *
  *   const runtime = await driver.observeRuntime(deployment, { events: true, signal, deadline });
  *   const restarts = await recordAndListRestarts({

@@ -1,5 +1,5 @@
 /**
- * Parser for the agent's three-phase restart audit lines (restarts.md § The agent's own three-phase
+ * Parser for the agent's three-phase restart audit lines (docs/restarts.md § The agent's own three-phase
  * lines). Pure: no I/O, no clock. Input is hostile container output, so every value is checked
  * against a cap and a character class; the parser never throws.
  *
@@ -23,7 +23,7 @@ export const RESTART_PHASES: readonly RestartPhase[] = ["dispatch", "signal-rece
 /** Line cap in UTF-8 bytes. */
 export const MAX_RESTART_LINE_BYTES = 1024;
 
-/** Per-field caps in characters (restarts.md). */
+/** Per-field caps in characters (docs/restarts.md). */
 export const FIELD_CAPS = {
   source: 64,
   action: 64,

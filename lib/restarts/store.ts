@@ -1,6 +1,6 @@
 /**
  * Restart records in the Audit table and the probe's last observation in the State table
- * (state.md § Audit table, restarts.md).
+ * (docs/state.md § Audit table, docs/restarts.md).
  *
  * Audit item: pk `RESTART#{namespaceId}#{agentId}#{deploymentId}`,
  *             sk `{transition time, RFC 3339 UTC with ms}#{podUid}:{container}:{restartCount}`

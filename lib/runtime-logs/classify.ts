@@ -1,5 +1,5 @@
 /**
- * Sanitize and classify one line (pipeline.md §2): size check → control stripping → classification →
+ * Sanitize and classify one line (docs/pipeline.md §2): size check → control stripping → classification →
  * pseudonyms and redaction → truncation. The only cross-line state is the bracket depth of a
  * pretty-printed JSON object, which the caller carries line to line within a page.
  */
@@ -20,7 +20,7 @@ export const WRAPPER_EVENTS: ReadonlySet<string> = new Set([
   "codex.model_probe",
 ]);
 
-/** Operational scalars a structured record may keep (pipeline.md §2). */
+/** Operational scalars a structured record may keep (docs/pipeline.md §2). */
 export const FIELD_ALLOWLIST: readonly string[] = [
   "subsystem",
   "component",
@@ -39,7 +39,7 @@ export const FIELD_ALLOWLIST: readonly string[] = [
   "channel",
 ];
 
-/** PEM shape of a line: how it can open, continue or close a block (pipeline.md §6). */
+/** PEM shape of a line: how it can open, continue or close a block (docs/pipeline.md §6). */
 export const Pem = {
   None: 0,
   Shaped: 1,

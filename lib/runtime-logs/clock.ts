@@ -1,5 +1,5 @@
 /**
- * Hostile clocks (pipeline.md §5). "Now" is the service's clock at the read, a parameter. Three
+ * Hostile clocks (docs/pipeline.md §5). "Now" is the service's clock at the read, a parameter. Three
  * rules: a line dated beyond now + 60 s never moves the frontier (delivered once, remembered by
  * hash, treated as untimed for resume); a frontier beyond now + 60 s re-anchors at now − overlap;
  * an idle view probes the last lines without sinceTime to find lines a clock step back hid.

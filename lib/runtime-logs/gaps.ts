@@ -1,5 +1,5 @@
 /**
- * Gap records and their fixed remedy sentences (pipeline.md §5). The sentences are ours; no
+ * Gap records and their fixed remedy sentences (docs/pipeline.md §5). The sentences are ours; no
  * cluster text ever goes into a gap. Each sentence names the cause that was observed, never one
  * that did not occur, so a reason can carry several sentences: the page picks the one that fits.
  */

@@ -1,5 +1,5 @@
 /**
- * UTF-8 size of a value's `JSON.stringify` output, computed without serializing (pipeline.md §7:
+ * UTF-8 size of a value's `JSON.stringify` output, computed without serializing (docs/pipeline.md §7:
  * each record is measured once). Exact for what records hold: plain objects, arrays, strings, finite
  * numbers, booleans and null; `undefined` properties are left out, as JSON.stringify does.
  */

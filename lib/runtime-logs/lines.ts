@@ -1,5 +1,5 @@
 /**
- * Splitting a driver chunk into lines (pipeline.md §1, §5a). A byte-cut read loses its partial last
+ * Splitting a driver chunk into lines (docs/pipeline.md §1, §5a). A byte-cut read loses its partial last
  * line here, before anything else looks at it; only its timestamp is kept (for the stall rule). The
  * cluster is not trusted to honour `tailLines`: only the last `maxLines` complete lines are parsed,
  * found by scanning back from the end, so a body of a million lines costs no per-line work beyond

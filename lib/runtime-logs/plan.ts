@@ -1,5 +1,5 @@
 /**
- * What to ask the driver for (pipeline.md §5). A cursor of the same stream resumes with
+ * What to ask the driver for (docs/pipeline.md §5). A cursor of the same stream resumes with
  * `sinceTime = lastTime − 2 s` (whole seconds, rounded down, so the overlap is 2–3 s on the kubelet's
  * own clock); a view that delivered nothing yet resumes from its previous read time minus the overlap.
  */
@@ -12,7 +12,7 @@ export const RESUME_OVERLAP_MS = 2_000;
 /**
  * A cursor poll reads up to this many lines since its frontier, whatever tail the view started with:
  * the view's tailLines bounds only its first page, so a small tail never reports a gap that did not
- * happen (pipeline.md §5).
+ * happen (docs/pipeline.md §5).
  */
 export const RESUME_TAIL_LINES = 1000;
 
@@ -70,7 +70,7 @@ export interface LogReadPlan {
   /** The read continues the cursor's stream (same Pod, UID, restart count and `previous`). */
   resume: boolean;
   /**
-   * A fourth cluster call on idle polls (pipeline.md §5, hostile clocks): when the read brought
+   * A fourth cluster call on idle polls (docs/pipeline.md §5, hostile clocks): when the read brought
    * nothing newer than the frontier (`isIdleRead(chunk, cursor, now)`), read the same stream again
    * with these options and no since, and pass that chunk as `probe` to buildLogPage.
    */

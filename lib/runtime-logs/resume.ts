@@ -1,5 +1,5 @@
 /**
- * Resume and de-duplication (pipeline.md §5). Lines are grouped by an effective time key: a timed
+ * Resume and de-duplication (docs/pipeline.md §5). Lines are grouped by an effective time key: a timed
  * line's own key, an untimed line the key of the timed line before it in the chunk. Against the
  * cursor's frontier (lastTime T, count n, the keyed hashes of the last ≤ 16 lines accounted at T),
  * older lines are dropped, newer ones taken, and the lines at T are skipped by position when that is
@@ -28,7 +28,7 @@ export interface Selection {
 }
 
 /**
- * How far-future lines are handled (pipeline.md §5, hostile clocks): a line dated beyond
+ * How far-future lines are handled (docs/pipeline.md §5, hostile clocks): a line dated beyond
  * `futureKey` (the service's now + 60 s) never advances the frontier — it is treated as untimed —
  * and a leading one whose hash the cursor remembers (`known`) was delivered already.
  */

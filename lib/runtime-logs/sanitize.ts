@@ -1,5 +1,5 @@
 /**
- * Control stripping and byte-bounded truncation (pipeline.md §2).
+ * Control stripping and byte-bounded truncation (docs/pipeline.md §2).
  */
 
 const HAS_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;

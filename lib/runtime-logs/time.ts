@@ -1,5 +1,5 @@
 /**
- * Kubelet timestamps (pipeline.md §1): `YYYY-MM-DDTHH:MM:SS[.1-9 digits](Z|±HH:MM)`.
+ * Kubelet timestamps (docs/pipeline.md §1): `YYYY-MM-DDTHH:MM:SS[.1-9 digits](Z|±HH:MM)`.
  * `Z` times are kept verbatim; offset times are converted to UTC keeping their fraction digits.
  * Anything else (bad calendar date, malformed prefix) is untimed, never guessed.
  */

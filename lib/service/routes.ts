@@ -1,5 +1,5 @@
 /**
- * Route keys of the HTTP API (api.md § Routes), shared by the functions, the CDK stack and the
+ * Route keys of the HTTP API (docs/api.md § Routes), shared by the functions, the CDK stack and the
  * local stack's API Gateway emulation.
  */
 export const ROUTES = {

@@ -1,5 +1,5 @@
 /**
- * Steps 2–4 of api.md § Order of checks, shared by every route: the feature switch, authorization
+ * Steps 2–4 of docs/api.md § Order of checks, shared by every route: the feature switch, authorization
  * against the registry (denials audited before they are answered), deployment resolution and the
  * driver capability check.
  */
@@ -50,7 +50,7 @@ export async function authorizeAgent(
   const decision = authorize({ route: request.route, agent, grants });
   if (decision.allowed) return { agent: agent as AgentRecord, grant: decision.grant };
 
-  // Outsiders must not tell an unknown Agent from one they hold no grant on (quality.md R12): every
+  // Outsiders must not tell an unknown Agent from one they hold no grant on (docs/quality.md R12): every
   // denial asks the store the same question, whatever its reason, unless the grants already answer it.
   const namespaceAccess =
     grantsShowNamespaceAccess(grants, request.namespaceId) ||

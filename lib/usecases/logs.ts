@@ -1,5 +1,5 @@
 /**
- * The logs and download routes (api.md § Order of checks), one pass over narrow ports:
+ * The logs and download routes (docs/api.md § Order of checks), one pass over narrow ports:
  * feature switch → authorize → verify the cursor (the source reader's) → resolve the deployment →
  * admit through the limiter → describe the source and decide the view → audit a new view → read
  * once and build the page (or the attachment). The HTTP adapter has parsed and validated the

@@ -1,5 +1,5 @@
 /**
- * The status function's dependencies: the service's, plus restart attribution (restarts.md) with
+ * The status function's dependencies: the service's, plus restart attribution (docs/restarts.md) with
  * its store over the Audit table and one per-container cache of transitions already recorded.
  */
 import { DynamoRestartStore, RestartCache, recordAndListRestarts } from "../restarts/index.ts";

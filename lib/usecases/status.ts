@@ -22,7 +22,7 @@ export interface DeploymentRequest {
 }
 
 /**
- * Restart records for the description (restarts.md): records what one observation shows and
+ * Restart records for the description (docs/restarts.md): records what one observation shows and
  * returns the 20 newest. Best-effort: it never fails a status read.
  */
 export type RestartsProvider = (input: {

@@ -1,5 +1,5 @@
 /**
- * The admin API over HTTP (kube.md § Admin API): JSON bodies mapped onto the in-process
+ * The admin API over HTTP (docs/kube.md § Admin API): JSON bodies mapped onto the in-process
  * operations. Answers `{ok: true, …}` or `{ok: false, error, issues?}` with a 4xx status.
  */
 import { ScenarioError } from "../scenario/schema.ts";

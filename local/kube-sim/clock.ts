@@ -1,5 +1,5 @@
 /**
- * The simulator's clock (kube.md § Scenario file): `wall` follows real time from the scenario's
+ * The simulator's clock (docs/kube.md § Scenario file): `wall` follows real time from the scenario's
  * `now` (load time maps to `now`), `manual` stands still and moves only through the admin API.
  * Epoch nanoseconds, so sub-millisecond kubelet times compare exactly.
  */

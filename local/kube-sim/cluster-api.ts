@@ -1,5 +1,5 @@
 /**
- * One cluster's API (kube.md § Endpoints): auth, RBAC denials, discovery, Pods, logs, Events and
+ * One cluster's API (docs/kube.md § Endpoints): auth, RBAC denials, discovery, Pods, logs, Events and
  * SelfSubjectAccessReviews. Transport-free: takes a parsed request, returns status + body, so
  * the HTTP server only adds faults, latency and bytes.
  */

@@ -1,5 +1,5 @@
 /**
- * The kube API simulator (kube.md § The kube API simulator): start it in-process with a scenario,
+ * The kube API simulator (docs/kube.md § The kube API simulator): start it in-process with a scenario,
  * point kubeconfigs at it, drive it with the admin operations, read its request counters.
  *
  *   const sim = await startKubeSim({ scenario: rawJson });

@@ -1,5 +1,5 @@
 /**
- * Kubelet log semantics (kube.md § The kube API simulator), pure: the filters in the kubelet's
+ * Kubelet log semantics (docs/kube.md § The kube API simulator), pure: the filters in the kubelet's
  * order — tailLines over the instance's whole log, then sinceSeconds/sinceTime, then limitBytes
  * over the encoded body (mid-line if so).
  */

@@ -1,6 +1,6 @@
 /**
  * The simulator's mutable world: clusters, namespaces, Pods with their container instances (each a
- * log), Events, and the admin operations that change them (kube.md § Admin API). No HTTP here.
+ * log), Events, and the admin operations that change them (docs/kube.md § Admin API). No HTTP here.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
@@ -88,7 +88,7 @@ export interface SimCluster {
   rawLogs: Map<string, RawLogFault>;
 }
 
-/** A hostile or broken node (kube.md § Admin API): a log body served as is, `repeat` times. */
+/** A hostile or broken node (docs/kube.md § Admin API): a log body served as is, `repeat` times. */
 export interface RawLogFault {
   namespace: string;
   pod: string;
@@ -297,7 +297,7 @@ export class World {
     return event;
   }
 
-  // ---- admin operations (kube.md § Admin API) ----
+  // ---- admin operations (docs/kube.md § Admin API) ----
 
   append(input: unknown): { appended: number } {
     const a = parseAdmin(appendInput, input);

@@ -1,5 +1,5 @@
 /**
- * The scenario file (kube.md § Scenario file): clusters for the kube API simulator and the registry
+ * The scenario file (docs/kube.md § Scenario file): clusters for the kube API simulator and the registry
  * for the local stack. `parseScenario` validates with zod (strict objects: a typo is an error with
  * its path), applies every default and resolves relative times, so consumers see absolute data.
  *
@@ -21,7 +21,7 @@ import type {
 import { finishOpenShell, type OpenShellIssue, openshellSchema, type ScenarioGateway } from "./openshell.ts";
 import { formatIsoMillis, formatKubeletTime, msToNs, parseRfc3339, resolveScenarioTime } from "./time.ts";
 
-/** api.md: IDs in paths (namespaceId, agentId, deploymentId); also used for cluster IDs. */
+/** docs/api.md: IDs in paths (namespaceId, agentId, deploymentId); also used for cluster IDs. */
 export const ID_PATTERN = /^[a-z0-9]([a-z0-9_-]{0,62}[a-z0-9])?$/;
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 

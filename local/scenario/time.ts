@@ -1,5 +1,5 @@
 /**
- * Scenario times (kube.md § Scenario file): absolute RFC 3339, or relative to a reference instant
+ * Scenario times (docs/kube.md § Scenario file): absolute RFC 3339, or relative to a reference instant
  * (`now`, `now-<decimal>(ms|s|m|h|d)`). Kept as epoch nanoseconds because kubelet log times carry
  * nine fraction digits and a JavaScript Date only keeps milliseconds.
  */

@@ -7,7 +7,7 @@ import type { Context } from "aws-lambda";
 import { LOCAL_REGION } from "../../lib/state/dynamo.ts";
 import { LOCAL_ACCOUNT_ID } from "./http-api-event.ts";
 
-/** Timeouts of the deployed functions (surfaces.md § CDK stack). */
+/** Timeouts of the deployed functions (docs/surfaces.md § CDK stack). */
 export const FUNCTION_TIMEOUT_MS: Record<string, number> = {
   status: 12_000,
   logs: 12_000,

@@ -1,5 +1,5 @@
 /**
- * The HTTP API's route table (api.md § Routes) and API Gateway's matching rules: only `GET` is
+ * The HTTP API's route table (docs/api.md § Routes) and API Gateway's matching rules: only `GET` is
  * routed, a `{param}` matches exactly one non-empty raw segment, and the segment is URL-decoded
  * into `pathParameters`. Pure: no I/O.
  */

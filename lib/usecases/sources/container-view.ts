@@ -1,5 +1,5 @@
 /**
- * The view decision for container sources (api.md § Log query, state.md § Audit table), as one pure
+ * The view decision for container sources (docs/api.md § Log query, docs/state.md § Audit table), as one pure
  * function of the listed Pods, the query and the verified cursor: which Pod and container (init or
  * regular) to read, with or without `previous`, and whether this poll continues the cursor's view or
  * starts a new, audited one (no cursor, an expired one, another Pod, container or `previous`, the

@@ -2,7 +2,7 @@
  * The container source reader (gateway and agent roles): lists the role's Pods once, decides the
  * view on that listing, reads the chosen container of exactly that Pod (name and UID; the driver
  * does not list again) and builds the page with the pure pipeline. Cluster calls per warm poll:
- * list, log read, re-read of the Pod (quality.md P9).
+ * list, log read, re-read of the Pod (docs/quality.md P9).
  */
 import type { DeploymentRecord, Role, SourceId } from "../../domain.ts";
 import type { KubeDriver } from "../../kube/driver.ts";

@@ -1,5 +1,5 @@
 /**
- * P9 (quality.md) counted, not timed: a warm cursor poll makes exactly three cluster calls — the
+ * P9 (docs/quality.md) counted, not timed: a warm cursor poll makes exactly three cluster calls — the
  * Pod list the view is decided on, the log read of that very Pod, and the re-read of the Pod — as
  * the simulator's own request counters see them.
  */

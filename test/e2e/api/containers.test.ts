@@ -1,5 +1,5 @@
 /**
- * The `container` query parameter (api.md § Log query) end to end: an init container that failed
+ * The `container` query parameter (docs/api.md § Log query) end to end: an init container that failed
  * (a terminated `workspace-init`) is readable; the cursor binds the container; unknown containers
  * and sandbox reads with a container are 400 RUNTIME_LOGS_POD_INVALID; a download of a container
  * other than the main one says so in its file name; the view's audit record names the container.

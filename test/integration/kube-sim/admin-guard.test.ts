@@ -1,5 +1,5 @@
 /**
- * The admin API changes the world, so it takes only JSON from loopback origins (kube.md § Admin API),
+ * The admin API changes the world, so it takes only JSON from loopback origins (docs/kube.md § Admin API),
  * and the `rawLog` fault serves a hostile body whatever the log query says.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-/** Kubelet log semantics over real HTTP, parameter by parameter (kube.md § The kube API simulator). */
+/** Kubelet log semantics over real HTTP, parameter by parameter (docs/kube.md § The kube API simulator). */
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { KubeSim } from "../../../local/kube-sim/index.ts";

@@ -1,5 +1,5 @@
 /**
- * A hostile API server (quality.md R9): a tiny node:http server answering crafted JSON through
+ * A hostile API server (docs/quality.md R9): a tiny node:http server answering crafted JSON through
  * the real client and a real kubeconfig. Every case must end in RUNTIME_LOGS_UNAVAILABLE with
  * nothing normalized and nothing leaked, or in a bounded, redacted result.
  */

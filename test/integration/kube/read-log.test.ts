@@ -72,7 +72,7 @@ describe("readLog", () => {
       previous: false,
     });
     expect(chunk.observedAfter).toEqual({ podUid: uid(1), restartCount: 1 });
-    // The caller listed the Pod already (quality.md P9): no second list, just the log and the re-read.
+    // The caller listed the Pod already (docs/quality.md P9): no second list, just the log and the re-read.
     expect(stats.clusterCalls).toBe(2);
     const since = await h.driver.readLog(D, { ...read({ sinceTime: "2026-11-29T11:59:08Z" }), ...h.call() });
     expect(since.text.trim().split("\n")).toHaveLength(2);

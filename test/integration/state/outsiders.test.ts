@@ -1,5 +1,5 @@
 /**
- * R12 (quality.md), counted and not timed: to a principal with no grant in the namespace, an
+ * R12 (docs/quality.md), counted and not timed: to a principal with no grant in the namespace, an
  * unknown Agent and an Agent it holds no grant on cost the same store calls — the same methods of
  * the registry and the audit sink, and the same DynamoDB commands underneath, on the real
  * dynalite-backed stores — and answer the same bytes apart from the request ID. Every route, on a

@@ -32,7 +32,7 @@ const grant = (agentId: string, actions: Action[], namespaceId = "acme"): GrantR
   actions,
 });
 
-/** The rules of state.md § Authorization, written as a table rather than as the implementation's loop. */
+/** The rules of docs/state.md § Authorization, written as a table rather than as the implementation's loop. */
 function expected(route: Route, tier: Tier, specific: Action[] | null, star: Action[] | null) {
   if (specific === null && star === null) return { allowed: false, reason: "no_grant" } as const;
   const has = (a: Action) => Boolean(specific?.includes(a) || star?.includes(a));

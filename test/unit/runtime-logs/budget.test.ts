@@ -1,5 +1,5 @@
 /**
- * Page budget (pipeline.md §7): heavy JSON escaping, long Unicode and large cursors stay within
+ * Page budget (docs/pipeline.md §7): heavy JSON escaping, long Unicode and large cursors stay within
  * 512 KiB, every page advances, and polling delivers every line exactly once.
  */
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * R1: canary leak corpus. Templates for every secret class of pipeline.md §3, filled with fresh
+ * R1: canary leak corpus. Templates for every secret class of docs/pipeline.md §3, filled with fresh
  * random values each run, go through pages, minLevel pages and downloads with random page splits
  * and byte cuts. No canary may appear in any byte a client receives (page JSON, download, cursor).
  */

@@ -1,5 +1,5 @@
 /**
- * Hostile clocks (pipeline.md §5), case by case: a far-future line never blinds the follower, a node
+ * Hostile clocks (docs/pipeline.md §5), case by case: a far-future line never blinds the follower, a node
  * clock step back is found by the idle probe and reported with a clock_step gap, and a frontier
  * ahead of the service's clock re-anchors at now − overlap.
  */

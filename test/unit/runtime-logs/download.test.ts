@@ -1,4 +1,4 @@
-/** Download rendering and file names (api.md § Download). */
+/** Download rendering and file names (docs/api.md § Download). */
 import { describe, expect, it } from "vitest";
 import { downloadFileName, type LogPage, renderDownload } from "../../../lib/runtime-logs/index.ts";
 

@@ -1,5 +1,5 @@
 /**
- * Line parsing (pipeline.md §1) and classification (§2): timestamps, levels, structured shapes,
+ * Line parsing (docs/pipeline.md §1) and classification (§2): timestamps, levels, structured shapes,
  * the field allowlist, pretty-printed JSON, size limits, control stripping and pseudonyms.
  */
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * PEM against an adversary (pipeline.md §6): a BEGIN marker opens a block wherever it sits and
+ * PEM against an adversary (docs/pipeline.md §6): a BEGIN marker opens a block wherever it sits and
  * whatever happens to its line (withheld as malformed or oversized, filtered by level), the body
  * stays masked on this page and the next whatever the split, and an uncertain block (missing or
  * reordered times) masks only PEM-shaped or untimed lines, so ordinary text stays visible.

@@ -1,5 +1,5 @@
 /**
- * PEM blocks across lines and pages (pipeline.md §6): a block split at every line between two pages
+ * PEM blocks across lines and pages (docs/pipeline.md §6): a block split at every line between two pages
  * never shows its body; reordered or missing times keep it masked.
  */
 import { describe, expect, it } from "vitest";

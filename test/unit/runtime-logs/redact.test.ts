@@ -1,5 +1,5 @@
 /**
- * Redaction tables per rule (pipeline.md §3): what must be masked (whole, with its kind) and what
+ * Redaction tables per rule (docs/pipeline.md §3): what must be masked (whole, with its kind) and what
  * must survive, the JWT scan against its reference regex, and the documented residue.
  */
 import fc from "fast-check";
@@ -137,7 +137,7 @@ describe("redactText", () => {
   });
 
   it("known residue: short opaque tokens with no prefix, key or scheme stay visible", () => {
-    // Documented limitation (pipeline.md §3): nothing marks these as secrets.
+    // Documented limitation (docs/pipeline.md §3): nothing marks these as secrets.
     expect(redactText("connected with a1B2c3D4 to upstream")).toContain("a1B2c3D4");
     expect(redactText("somecli -p hunter2")).toContain("hunter2");
   });

@@ -1,5 +1,5 @@
 /**
- * Honest remedies (pipeline.md §5): each gap names the cause that happened, never another. Every
+ * Honest remedies (docs/pipeline.md §5): each gap names the cause that happened, never another. Every
  * cause is produced here from the situation it describes, and the sentence must be that cause's.
  */
 import { describe, expect, it } from "vitest";

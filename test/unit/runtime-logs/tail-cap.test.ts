@@ -1,5 +1,5 @@
 /**
- * The read's tail bounds the parsed lines (pipeline.md §5a), and a cursor poll reads up to 1000 lines
+ * The read's tail bounds the parsed lines (docs/pipeline.md §5a), and a cursor poll reads up to 1000 lines
  * whatever tail the view started with (§5): a small tail never reports a gap that did not happen.
  */
 import fc from "fast-check";

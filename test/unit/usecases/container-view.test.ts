@@ -1,6 +1,6 @@
 /**
- * The view decision for container sources: examples for each rule of api.md § Log query and
- * state.md § Audit table, and properties over generated listings, queries and cursors.
+ * The view decision for container sources: examples for each rule of docs/api.md § Log query and
+ * docs/state.md § Audit table, and properties over generated listings, queries and cursors.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
