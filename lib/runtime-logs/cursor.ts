@@ -35,13 +35,14 @@ export type VerifiedCursor =
 const invalid = (why: string): ServiceError =>
   new ServiceError("RUNTIME_LOGS_CURSOR_INVALID", { internal: why });
 
-function checkKey(key: SecretKey): void {
+export function checkKey(key: SecretKey): void {
   if (!KEY_ID.test(key.id) || key.secret.length < MIN_KEY_BYTES) {
     throw new ServiceError("INTERNAL", { internal: "cursor key is malformed or shorter than 32 bytes" });
   }
 }
 
-function mac(key: SecretKey, payload: string): string {
+/** The MAC of a cursor payload (every cursor variant signs the same way). */
+export function mac(key: SecretKey, payload: string): string {
   return createHmac("sha256", key.secret)
     .update(MAC_DOMAIN + payload, "utf8")
     .digest("base64url");
@@ -195,7 +196,7 @@ function validate(o: Record<string, unknown>, keyId: string): CursorState {
   };
 }
 
-function macMatches(key: SecretKey, payload: string, given: string): boolean {
+export function macMatches(key: SecretKey, payload: string, given: string): boolean {
   const expected = Buffer.from(mac(key, payload), "utf8");
   const actual = Buffer.from(given, "utf8");
   return expected.length === actual.length && timingSafeEqual(expected, actual);

@@ -11,14 +11,16 @@ export interface DownloadMeta {
 }
 
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
-const clean = (s: string): string => s.replace(CONTROLS, " ");
+/** A download line with control characters (and line separators) turned into spaces. */
+export const clean = (s: string): string => s.replace(CONTROLS, " ");
 
 function fieldValue(v: FieldValue): string {
   if (typeof v !== "string") return String(v);
   return /[\s"]/.test(v) || v === "" ? JSON.stringify(v) : v;
 }
 
-function recordLine(r: LogRecord): string {
+/** One record as a download line (before `clean`). */
+export function recordLine(r: LogRecord): string {
   const time = r.time ?? "-";
   if (r.type === "gap") return `${time} GAP ${r.reason}: ${r.remedy}`;
   if (r.type === "withheld") return `${time} WITHHELD ${r.count} ${r.reason}`;

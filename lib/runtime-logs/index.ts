@@ -59,6 +59,21 @@ export {
   type ReadTargets,
   sinceSecondsFor,
 } from "./plan.ts";
+export {
+  type SandboxCursorState,
+  signSandboxCursor,
+  type VerifiedSandboxCursor,
+  verifySandboxCursor,
+} from "./sandbox-cursor.ts";
+export { renderSandboxDownload } from "./sandbox-download.ts";
+export {
+  buildSandboxPage,
+  planSandboxRead,
+  SANDBOX_REMEDIES,
+  SANDBOX_RING_CAPACITY,
+  type SandboxBuiltPage,
+  type SandboxPageInput,
+} from "./sandbox-page.ts";
 export type {
   CursorBinding,
   CursorKeys,

@@ -24,6 +24,10 @@ export interface LineRecord {
   subsystem?: string;
   fields?: Record<string, FieldValue>;
   truncated?: boolean;
+  /** Sandbox lines: the supervisor (`sandbox`) or OpenShell's server (`gateway`). */
+  origin?: "sandbox" | "gateway";
+  /** Sandbox lines whose message is an OCSF JSON event. */
+  format?: "ocsf";
 }
 
 export interface GapRecord {
@@ -51,7 +55,14 @@ export type LogStream =
       restartCount: number;
       previous: boolean;
     }
-  | { source: "sandbox"; sandbox: string };
+  | {
+      source: "sandbox";
+      /** The OpenShell gateway and the sandbox name the deployment names. */
+      gatewayId: string;
+      sandbox: string;
+      /** The instance read; null until the sandbox has written a line this view saw. */
+      sandboxId: string | null;
+    };
 
 /** The `data` object of the logs route. */
 export interface LogPage {
