@@ -119,7 +119,7 @@ describe("web console", () => {
     stack.sim.advanceClock(1000);
     stack.sim.append({ ...harness, lines: [["now", "INFO new instance up"]] });
     await waitForRow(page, "new instance up");
-    expect(await page.locator("#log-rows .gap", { hasText: "replaced" }).count()).toBe(1);
+    expect(await page.locator("#log-rows .row.restart", { hasText: "restarted" }).count()).toBe(1);
     // The stream change re-reads the runtime: the card and the previous-instance toggle follow.
     const harnessCard = page.locator("article.pod-card", { hasText: H_POD });
     await poll(() => harnessCard.locator(".restarts").first().textContent()).toMatch(/restarted 1×; last: /);
