@@ -173,12 +173,7 @@ export function sameInstance(a: Stream, b: Stream): boolean {
 }
 
 /** A sandbox stream as the service describes it (gateway, name, instance ID once known). */
-interface SandboxStream {
-  source: "sandbox";
-  gatewayId?: string;
-  sandbox: string;
-  sandboxId?: string | null;
-}
+type SandboxStream = Extract<Stream, { sandboxId: unknown }>;
 
 /**
  * The inline marker of a restart inside a followed view: which instance the lines above and below

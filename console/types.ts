@@ -20,6 +20,7 @@ import type {
   RecordLevel,
   LineRecord as ServiceLineRecord,
   LogPage as ServiceLogPage,
+  LogRecord as ServiceLogRecord,
   WithheldRecord,
 } from "../lib/runtime-logs/types.ts";
 
@@ -49,18 +50,12 @@ export type RestartRecord = Pick<
 > &
   Partial<Pick<ServiceRestartRecord, "termination" | "actor">>;
 
-/** Where a sandbox line came from and how its message is encoded (the log page of the HTTP contract). */
-export interface SandboxLineParts {
-  origin?: "sandbox" | "gateway";
-  format?: "ocsf";
-}
-
-export type LineRecord = ServiceLineRecord & SandboxLineParts;
-export type LogRecord = LineRecord | GapRecord | WithheldRecord;
+export type LineRecord = ServiceLineRecord;
+export type LogRecord = ServiceLogRecord;
 
 export type Runtime = Omit<RuntimeDescription, "sources"> & {
   sources: Source[];
   restarts: RestartRecord[];
 };
 
-export type LogPage = Omit<ServiceLogPage, "records"> & { records: LogRecord[] };
+export type LogPage = ServiceLogPage;
