@@ -5,7 +5,7 @@
  */
 import { ServiceError } from "../api/errors.ts";
 import type { ClusterRecord, DeploymentRecord, LogChunk, Plane, Role, RolePlacement } from "../domain.ts";
-import { ClusterSession } from "./cluster-session.ts";
+import { ClusterSession, MAX_JSON_BYTES, statusMessage } from "./cluster-session.ts";
 import {
   CONTAINER_RETENTION,
   currentPods,
@@ -200,12 +200,45 @@ export class ClientNodeKubeDriver implements KubeDriver {
   }
 
   /** Lists a role's Pods: one page of at most 16, validated; a list that needs continuation is refused. */
+  /**
+   * A JSON GET through the raw transport: the body is parsed once, by us, and validated by the
+   * caller (the typed client would parse it and build its model objects first, on every poll).
+   * Answers `null` for a 404 when `missing` allows it.
+   */
+  async #getJson(session: ClusterSession, operation: string, path: string): Promise<unknown>;
+  async #getJson(
+    session: ClusterSession,
+    operation: string,
+    path: string,
+    missing: "null",
+  ): Promise<unknown | null>;
+  async #getJson(session: ClusterSession, operation: string, path: string, missing?: "null") {
+    const res = await session.rawGet(operation, path, MAX_JSON_BYTES);
+    try {
+      if (res.status === 404 && missing === "null") return null;
+      if (res.status < 200 || res.status > 299)
+        throw new ClusterHttpError(res.status, statusMessage(res.body));
+      // A body cut at the cap is not JSON: refused like any malformed answer.
+      if (res.cut) throw new InvalidClusterData("body over the size cap");
+      try {
+        return JSON.parse(res.body.toString("utf8")) as unknown;
+      } catch {
+        throw new InvalidClusterData("body is not JSON");
+      }
+    } catch (e) {
+      throw session.fail(e, operation);
+    }
+  }
+
   async #listPods(session: ClusterSession, selector: PodSelector): Promise<RawPod[]> {
-    const body = await session.json("list pods", (o) =>
-      session.core.listNamespacedPod(
-        { namespace: selector.namespace, labelSelector: labelSelector(selector), limit: LIMITS.podsListed },
-        o,
-      ),
+    const query = new URLSearchParams({
+      labelSelector: labelSelector(selector),
+      limit: String(LIMITS.podsListed),
+    });
+    const body = await this.#getJson(
+      session,
+      "list pods",
+      `/api/v1/namespaces/${encodeURIComponent(selector.namespace)}/pods?${query}`,
     );
     try {
       const list = parseOrThrow(rawPodList, body, "pod list");
@@ -421,14 +454,13 @@ export class ClientNodeKubeDriver implements KubeDriver {
     container: string,
     selector: PodSelector,
   ): Promise<LogChunk["observedAfter"]> {
-    let body: unknown;
-    try {
-      body = await session.json("read pod", (o) => session.core.readNamespacedPod({ namespace, name }, o));
-    } catch (e) {
-      if (e instanceof ServiceError && e.cause instanceof ClusterHttpError && e.cause.status === 404)
-        return null;
-      throw e;
-    }
+    const body = await this.#getJson(
+      session,
+      "read pod",
+      `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}`,
+      "null",
+    );
+    if (body === null) return null;
     try {
       const pod = parseOrThrow(rawPod, body, "pod");
       if (pod.metadata.namespace !== namespace || pod.metadata.name !== name) {
