@@ -15,7 +15,14 @@ let stack: LocalStack;
 let get: ReturnType<typeof client>;
 
 beforeAll(async () => {
-  stack = await startLocalStack({ scenario: scenario(secrets.lines), port: 0, quiet: true, bundled: true });
+  // warm: the bundles start loading at once, as the first request of each would make them.
+  stack = await startLocalStack({
+    scenario: scenario(secrets.lines),
+    port: 0,
+    quiet: true,
+    bundled: true,
+    warm: true,
+  });
   get = client(stack);
 }, 120_000);
 afterAll(async () => {
@@ -26,7 +33,8 @@ const noCanary = (text: string) => {
   for (const value of secrets.values) expect(text).not.toContain(value);
 };
 
-describe("the local stack on the deployable bundles", () => {
+// A cold import of a 2.5 MiB bundle takes seconds on a loaded two-core machine: generous limits.
+describe("the local stack on the deployable bundles", { timeout: 120_000 }, () => {
   it("loads each handler from its esbuild bundle, not from functions/*.ts", () => {
     expect(stack.handlerSource.kind).toBe("bundles");
     for (const fn of ["status", "logs", "download"]) {
