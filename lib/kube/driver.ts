@@ -352,14 +352,14 @@ export class ClientNodeKubeDriver implements KubeDriver {
         internal: `runtime description invalid: ${e instanceof Error ? e.message : "invalid"}`,
       });
     }
-    if (deployment.sandbox) {
-      // Listed so clients know the deployment has one; not readable until the sandbox driver
-      // lands (the logs route answers RUNTIME_LOGS_SOURCE_UNAVAILABLE), so not available.
+    // The sandbox source is listed from the registry alone (no gRPC call on the status route):
+    // available when the deployment names a sandbox.
+    if (deployment.sandbox !== undefined) {
       sources.push({
         id: "sandbox",
         kind: "sandbox",
         pods: [],
-        available: false,
+        available: true,
         retention: SANDBOX_RETENTION,
       });
     }

@@ -77,7 +77,7 @@ export interface RuntimeSource {
   kind: "container" | "sandbox";
   pods: SourcePod[];
   available: boolean;
-  unavailableCode?: "NO_POD";
+  unavailableCode?: "NO_POD" | "NOT_CONFIGURED";
   retention: string;
 }
 

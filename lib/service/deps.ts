@@ -12,10 +12,13 @@ import type { KubeDriver } from "../kube/driver.ts";
 import { lazyKubeDriver } from "../kube/lazy-driver.ts";
 import { DynamoLimiter, type Limiter } from "../limiter/limiter.ts";
 import { DynamoLimiterStore } from "../limiter/store.ts";
+import { createConnectionStore } from "../openshell/connection.ts";
+import { createSandboxDriver } from "../openshell/driver.ts";
 import { DynamoRegistryStore, type RegistryStore } from "../registry/store.ts";
 import { createDynamo, type Dynamo, LOCAL_CREDENTIALS, LOCAL_REGION } from "../state/dynamo.ts";
 import { ContainerSourceReader } from "../usecases/sources/container.ts";
 import type { SourceReaders } from "../usecases/sources/port.ts";
+import { SandboxSourceReader } from "../usecases/sources/sandbox.ts";
 import { createLogger } from "./logger.ts";
 
 export interface ServiceDeps {
@@ -74,7 +77,21 @@ export function buildServiceDeps(config: ServiceConfig, logger: Logger = createL
       retentionDays: config.auditRetentionDays,
     }),
     driver,
-    readers: { container: new ContainerSourceReader(driver) },
+    readers: {
+      container: new ContainerSourceReader(driver),
+      // The gRPC client itself loads on the first sandbox read (lib/openshell/driver.ts).
+      sandbox: new SandboxSourceReader(
+        createSandboxDriver({
+          connections: createConnectionStore({
+            secrets: { send: (command) => secretsClient().send(command) } as Pick<
+              SecretsManagerClient,
+              "send"
+            >,
+          }),
+          getGateway: async (gatewayId) => (await registry.getOpenShellGateway(gatewayId)) ?? undefined,
+        }),
+      ),
+    },
     keys: createKeyProvider({
       cursor: config.cursorKey,
       identity: config.identityKey,

@@ -143,7 +143,7 @@ describe("describeRuntime (single cluster)", () => {
         available: true,
         retention: expect.any(String),
       },
-      { id: "sandbox", kind: "sandbox", pods: [], available: false, retention: expect.any(String) },
+      { id: "sandbox", kind: "sandbox", pods: [], available: true, retention: expect.any(String) },
     ]);
     const obs = out.observations.find((o) => o.name === "gw-0");
     expect(obs?.containers[1]?.lastTerminated).toMatchObject({
