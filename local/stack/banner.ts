@@ -54,20 +54,24 @@ export function renderBanner(b: BannerInput): string {
     const occ = `npx occ --endpoint ${b.apiUrl} --namespace ${ex.namespaceId} --token ${token}`;
     const tour = b.tour ?? null;
     lines.push("");
-    lines.push(`  ${occ} agent runtime ${ex.agentId}`);
-    lines.push(`  ${occ} agent logs ${ex.agentId} --source gateway`);
+    // The deployment the API marks active, named explicitly: the same one curl and the console read.
+    const dep = (id: string | null) => (id ? ` --deployment ${id}` : "");
+    const exDep = dep(ex.deploymentId);
+    lines.push(`  ${occ} agent runtime ${ex.agentId}${exDep}`);
+    lines.push(`  ${occ} agent logs ${ex.agentId} --source gateway${exDep}`);
     if (tour?.agents.some((a) => a.agentId === ex.agentId)) {
-      lines.push(`  ${occ} agent logs ${ex.agentId} --source agent`);
-      lines.push(`  ${occ} agent restarts ${ex.agentId} -o log`);
+      lines.push(`  ${occ} agent logs ${ex.agentId} --source agent${exDep}`);
+      lines.push(`  ${occ} agent restarts ${ex.agentId}${exDep} -o log`);
     }
     for (const other of tour?.agents ?? []) {
-      if (other.agentId !== ex.agentId) lines.push(`  ${occ} agent runtime ${other.agentId}`);
+      if (other.agentId !== ex.agentId)
+        lines.push(`  ${occ} agent runtime ${other.agentId}${dep(other.deploymentId)}`);
     }
     for (const c of tour?.restarted ?? []) {
       if (c.agentId === ex.agentId && c.role === "gateway") continue; // its previous is the OOM story above
-      lines.push(`  ${occ} agent logs ${c.agentId} --source ${c.role} --previous`);
+      lines.push(`  ${occ} agent logs ${c.agentId} --source ${c.role}${dep(c.deploymentId)} --previous`);
     }
-    lines.push(`  ${occ} agent logs ${ex.agentId} --source gateway --follow`);
+    lines.push(`  ${occ} agent logs ${ex.agentId} --source gateway${exDep} --follow`);
     lines.push("");
     if (tour?.restartable) {
       const r = tour.restartable;
