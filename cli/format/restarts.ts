@@ -1,8 +1,10 @@
 /**
  * Restart records (restarts.md § Attribution) as a table, and as the agent's three-phase line
  * vocabulary (`-o log`): one line per phase seen, with the record's pseudonyms (`actorRef`,
- * `sessionRef`) where the agent wrote raw `sender_id`/`session_key`. The record does not keep a
- * phase's `action`/`method`/`first_start`, so those fields are left out rather than invented.
+ * `sessionRef`) where the agent wrote raw `sender_id`/`session_key`, and the record's `action` and
+ * `method` where the vocabulary has them. The record does not keep `first_start`, so it is left
+ * out rather than invented; a completion whose old and new pid are equal drops `old_pid` (the
+ * pid-collision guard holds on output too).
  */
 import { escapeText } from "../escape.ts";
 import { isObject } from "../http.ts";
@@ -88,6 +90,10 @@ export function restartLogLines(r: Obj): string[] {
     ["sender_id", str(actor.actorRef)],
     ["session_key", str(actor.sessionRef)],
   ];
+  const action: [string, string | number | undefined] = ["action", str(trigger.action)];
+  const method: [string, string | number | undefined] = ["method", str(trigger.method)];
+  const oldPid = num(previous.pid);
+  const newPid = num(next.pid);
   const where: [string, string | number | undefined][] = [
     ["pod", str(r.pod)],
     ["container", str(r.container)],
@@ -102,14 +108,20 @@ export function restartLogLines(r: Obj): string[] {
     let fields: [string, string | number | undefined][];
     if (phase === "dispatch") {
       head = `${ended} gateway restart-dispatch`;
-      fields = [...common, ["old_pid", num(previous.pid)]];
+      fields = [...common, action, method, ["old_pid", oldPid]];
     } else if (phase === "signal-received") {
       head = `${ended} gateway restart-signal-received`;
       const name = signal === undefined ? undefined : (SIGNAL_NAMES[signal] ?? String(signal));
-      fields = [["signal", name], ...common, ["old_pid", num(previous.pid)]];
+      fields = [["signal", name], ...common, action, ["old_pid", oldPid]];
     } else {
       head = `${started} gateway restart-completed`;
-      fields = [["signal", "boot"], ...common, ["old_pid", num(previous.pid)], ["new_pid", num(next.pid)]];
+      fields = [
+        ["signal", "boot"],
+        ...common,
+        action,
+        ["old_pid", oldPid === newPid ? undefined : oldPid],
+        ["new_pid", newPid],
+      ];
     }
     lines.push(escapeText(`${head} ${fieldsText([...fields, ...where])}`));
   }

@@ -238,13 +238,20 @@ function channelOf(line: RestartLine | null): string | null {
   return null;
 }
 
-/** A `source=` value is a short code; anything else from the log is not copied. */
+/**
+ * A `source=`, `action=` or `method=` value is a short code (at most 64 characters, restarts.md's
+ * cap); anything else from the log, or anything the redaction would change, is not copied.
+ */
 const SOURCE_CODE = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
 function sourceCode(source: string | null, deps: AttributionDeps): string | null {
   if (source === null || !SOURCE_CODE.test(source)) return null;
   const redacted = deps.redact(source);
   return redacted === source ? cut(source, MAX_SOURCE) : null;
 }
+
+/** The first value of `key` along the chain, dispatch first (it states the intent). */
+const chainValue = (chain: Chain, key: "action" | "method"): string | null =>
+  chain.dispatch?.[key] ?? chain.signal?.[key] ?? chain.completed?.[key] ?? null;
 
 const lineTime = (l: RestartLine | null): string | null => (l ? (l.kubeletTime ?? l.agentTime) : null);
 
@@ -312,6 +319,8 @@ export function attribute(input: AttributionInput, deps: AttributionDeps): Resta
     trigger: {
       category: verdict.category,
       source: sourceCode(source, deps),
+      action: sourceCode(chainValue(chain, "action"), deps),
+      method: sourceCode(chainValue(chain, "method"), deps),
       confidence: verdict.confidence,
     },
     actor: {

@@ -25,8 +25,8 @@ export function restartRecordLines(record: RestartRecord): string[] {
     source: record.trigger.source,
     senderId: record.actor.actorRef,
     sessionKey: record.actor.sessionRef,
-    action: null,
-    method: null,
+    action: record.trigger.action ?? null,
+    method: record.trigger.method ?? null,
     channel: record.actor.channel,
     dropped: [],
   };
@@ -59,7 +59,8 @@ export function restartRecordLines(record: RestartRecord): string[] {
           phase,
           agentTime: at(record.next.startedAt, record.detectedAt),
           signal: null,
-          oldPid: record.previous.pid,
+          // The pid-collision guard holds on output too: equal pids say nothing about the old process.
+          oldPid: record.previous.pid === record.next.pid ? null : record.previous.pid,
           newPid: record.next.pid,
           firstStart: null,
         };

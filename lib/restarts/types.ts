@@ -125,7 +125,14 @@ export interface RestartRecord {
     reason: string | null;
     message: string | null;
   } | null;
-  trigger: { category: TriggerCategory; source: string | null; confidence: Confidence };
+  trigger: {
+    category: TriggerCategory;
+    source: string | null;
+    /** The agent's `action=`/`method=` from its restart lines, capped and redacted like `source`. */
+    action: string | null;
+    method: string | null;
+    confidence: Confidence;
+  };
   actor: { kind: ActorKind; actorRef: string | null; sessionRef: string | null; channel: string | null };
   evidence: { phases: RestartPhase[]; eventReasons: string[]; restartedAtAnnotation: boolean };
   detectedAt: string;

@@ -181,13 +181,21 @@ describe("status read records container restarts", () => {
     expect((await statusRead())[0]?.trigger).toEqual({
       category: "crash",
       source: null,
+      action: null,
+      method: null,
       confidence: "inferred",
     });
     h.sim.advanceClock(60_000);
     h.sim.restart({ ...gw, exitCode: 143, reason: "Error" });
     const [newest] = await statusRead();
     expect(newest?.next.restartCount).toBe(2);
-    expect(newest?.trigger).toEqual({ category: "unknown", source: null, confidence: "unknown" });
+    expect(newest?.trigger).toEqual({
+      category: "unknown",
+      source: null,
+      action: null,
+      method: null,
+      confidence: "unknown",
+    });
     expect(newest?.actor.kind).toBe("external-unknown");
   });
 

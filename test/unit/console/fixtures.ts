@@ -35,7 +35,7 @@ export function restartRecord(over: Partial<ServiceRestartRecord> = {}): Service
       pid: null,
     },
     termination: { exitCode: 137, signal: null, reason: "OOMKilled", message: null },
-    trigger: { category: "oom", source: null, confidence: "confirmed" },
+    trigger: { category: "oom", source: null, action: null, method: null, confidence: "confirmed" },
     actor: { kind: "kubernetes", actorRef: null, sessionRef: null, channel: null },
     evidence: { phases: [], eventReasons: [], restartedAtAnnotation: false },
     detectedAt: "2026-12-01T08:40:03Z",

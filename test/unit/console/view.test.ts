@@ -108,7 +108,13 @@ describe("restart marker", () => {
   it("matches the record of this instance only, and says an inferred cause is inferred", () => {
     const other = restartRecord({ next: { ...restartRecord().next, restartCount: 2 } });
     const inferred = restartRecord();
-    inferred.trigger = { category: "crash", source: null, confidence: "inferred" };
+    inferred.trigger = {
+      category: "crash",
+      source: null,
+      action: null,
+      method: null,
+      confidence: "inferred",
+    };
     inferred.actor = { kind: "external-unknown", actorRef: null, sessionRef: null, channel: null };
     expect(restartMarker(stream(0), stream(1), runtime({ restarts: [other, inferred] })).cause).toBe(
       "Cause: crash (inferred) · ended OOMKilled, exit 137 · 08:40 UTC",

@@ -278,6 +278,63 @@ describe("restartRecordLines (-o log)", () => {
   });
 });
 
+describe("action and method", () => {
+  it("keeps the agent's action= and method= (dispatch first), and prints them back in -o log", () => {
+    const r = attr(
+      restartOf(term()),
+      [
+        "gateway restart-dispatch source=cli action=restart method=sigusr1 sender_id=u1 old_pid=7",
+        "gateway restart-signal-received signal=SIGUSR1 source=cli action=restart old_pid=7",
+      ],
+      ["gateway restart-completed signal=boot source=cli action=restart old_pid=7 new_pid=9"],
+    );
+    expect(r.trigger).toMatchObject({ action: "restart", method: "sigusr1" });
+    const parsed = restartRecordLines(r).map((l) => parseRestartLine(l));
+    expect(parsed[0]).toMatchObject({ action: "restart", method: "sigusr1" });
+    expect(parsed[2]).toMatchObject({ action: "restart", oldPid: 7, newPid: 9 });
+  });
+
+  it("bounds and redacts them like source: anything but a short code is dropped", () => {
+    const code = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/);
+    const junk = fc.oneof(
+      fc.constant(`sk-ant-${"a".repeat(40)}`),
+      fc.string({ minLength: 65, maxLength: 70 }).map((s) => `a${s.replace(/\s/g, "x")}`),
+      fc.constantFrom("a\u202eb", "<script>", "x;y"),
+    );
+    fc.assert(
+      fc.property(fc.oneof(code, junk), fc.oneof(code, junk), (action, method) => {
+        const r = attr(restartOf(term()), [
+          `gateway restart-dispatch source=cli action=${action} method=${method}`,
+        ]);
+        for (const [got, sent] of [
+          [r.trigger.action, action],
+          [r.trigger.method, method],
+        ] as const) {
+          if (got !== null) {
+            expect(got).toBe(sent);
+            expect(got).toMatch(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/);
+            expect(deps.redact(got)).toBe(got);
+          }
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("-o log never prints a completion whose old_pid equals its new_pid", () => {
+    const r = attr(
+      restartOf(term()),
+      ["gateway restart-signal-received signal=SIGTERM source=external old_pid=1"],
+      ["gateway restart-completed signal=boot source=external old_pid=1 new_pid=1"],
+    );
+    expect(r.previous.pid).toBe(1);
+    expect(r.next.pid).toBe(1);
+    const completed = restartRecordLines(r).find((l) => l.includes("restart-completed"))!;
+    expect(completed).toContain("new_pid=1");
+    expect(completed).not.toContain("old_pid=");
+  });
+});
+
 describe("evidence", () => {
   it("lists Event reasons of this container and of the Pod only, and none for an in-process restart", () => {
     const events = [
