@@ -4,6 +4,7 @@
  */
 
 import { benchKube } from "./p-kube.ts";
+import * as pOcc from "./p-occ-help.ts";
 import * as p1 from "./p1-pipeline.ts";
 import * as p2 from "./p2-hostile.ts";
 import { runP3ColdStart } from "./p3-cold-start.ts";
@@ -38,7 +39,7 @@ const pk: Benchmark = {
   },
 };
 
-const BENCHMARKS: Benchmark[] = [p1, p2, p3, p4, p5, p6, p7, p8, pk, pc];
+const BENCHMARKS: Benchmark[] = [p1, p2, p3, p4, p5, p6, p7, p8, pk, pc, pOcc];
 
 const filters = process.argv.slice(2).map((f) => f.toUpperCase());
 const selected = BENCHMARKS.filter(

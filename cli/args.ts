@@ -41,6 +41,16 @@ export function parsePod(value: string): string {
   return value;
 }
 
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+
+export function parseContainer(value: string): string {
+  if (!DNS_LABEL.test(value))
+    throw new UsageError(
+      `-c ${quoteArg(value)} is not a valid container name (a DNS label, 1-63 characters)`,
+    );
+  return value;
+}
+
 export function parseTail(value: string): number {
   const n = /^[0-9]{1,7}$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isInteger(n) || n < 1 || n > MAX_TAIL)

@@ -21,6 +21,8 @@ export interface ApiErrorInfo {
   requestId: string | undefined;
   retryAfterSeconds: number | undefined;
   details: { path: string; code: string }[];
+  /** The path of the request that failed (what it needed depends on the route). */
+  route?: string;
 }
 
 /** The server answered with a non-success status. */

@@ -3,6 +3,7 @@
  * bodies and turns answers into data, ApiError (an error envelope) or TransportError (anything else).
  */
 
+import type { Authorizer } from "./auth.ts";
 import { ApiError, type ApiErrorInfo, Interrupted, TransportError } from "./errors.ts";
 import { decodeUtf8Lenient } from "./escape.ts";
 import { rawMember } from "./raw-json.ts";
@@ -11,7 +12,8 @@ export type FetchFn = (input: URL, init: RequestInit) => Promise<Response>;
 
 export interface ClientOptions {
   endpoint: URL;
-  token: string | undefined;
+  /** Adds the bearer token or the SigV4 signature. */
+  authorize: Authorizer;
   fetch: FetchFn;
   /** Per-request client-side timeout; the server's own deadline is 10 s (api.md). */
   timeoutMs: number;
@@ -55,7 +57,7 @@ export class ApiClient {
     const res = await this.#send(this.url(segments, query), "application/json", signal);
     const requestId = headerRequestId(res);
     const bytes = await readCapped(res, MAX_JSON_BYTES, signal);
-    if (res.status !== 200) throw this.#apiError(res, bytes, requestId);
+    if (res.status !== 200) throw this.#apiError(res, bytes, requestId, segments);
     const text = decodeUtf8Lenient(bytes, { jsonString: true });
     let body: unknown;
     try {
@@ -76,7 +78,7 @@ export class ApiClient {
     const res = await this.#send(this.url(segments, query), "text/plain, application/json", signal);
     const requestId = headerRequestId(res);
     const bytes = await readCapped(res, MAX_DOWNLOAD_BYTES, signal);
-    if (res.status !== 200) throw this.#apiError(res, bytes, requestId);
+    if (res.status !== 200) throw this.#apiError(res, bytes, requestId, segments);
     const type = (res.headers.get("content-type") ?? "").toLowerCase();
     if (!/^text\/plain(\s*;|$)/.test(type))
       throw new TransportError("HTTP 200: the download is not text/plain; nothing was saved");
@@ -84,8 +86,7 @@ export class ApiClient {
   }
 
   async #send(url: URL, accept: string, signal: AbortSignal): Promise<Response> {
-    const headers: Record<string, string> = { accept, "user-agent": USER_AGENT };
-    if (this.#opts.token !== undefined) headers.authorization = `Bearer ${this.#opts.token}`;
+    const headers = await this.#authorize(url, { accept, "user-agent": USER_AGENT });
     const timeout = AbortSignal.timeout(this.#opts.timeoutMs);
     try {
       return await this.#opts.fetch(url, {
@@ -104,8 +105,24 @@ export class ApiClient {
     }
   }
 
-  #apiError(res: Response, bytes: Uint8Array, headerId: string | undefined): ApiError {
+  async #authorize(url: URL, headers: Record<string, string>): Promise<Record<string, string>> {
+    try {
+      return await this.#opts.authorize(url, headers);
+    } catch (e) {
+      // The credential chain's own words (no secret is in them) say what it looked for.
+      const why = e instanceof Error ? e.message.split("\n")[0]!.slice(0, 300) : "unknown error";
+      throw new TransportError(`could not sign the request with AWS credentials: ${why}`);
+    }
+  }
+
+  #apiError(
+    res: Response,
+    bytes: Uint8Array,
+    headerId: string | undefined,
+    segments: readonly string[],
+  ): ApiError {
     const info: ApiErrorInfo = {
+      route: segments.join("/"),
       status: res.status,
       code: undefined,
       message: undefined,

@@ -1,5 +1,6 @@
 /** Entry point of `occ`: wires the CLI to the real process (stdio, env, fetch, signals, files). */
 import { writeFile } from "node:fs/promises";
+import { defaultCredentials } from "./auth.ts";
 import type { Deps } from "./context.ts";
 import { run } from "./program.ts";
 
@@ -22,6 +23,11 @@ const deps: Deps = {
   fetch: (input, init) => fetch(input, init),
   cwd: process.cwd(),
   now: () => Date.now(),
+  random: () => Math.random(),
+  pollIntervalMs: 2000,
+  stdoutIsTTY: process.stdout.isTTY === true,
+  stderrIsTTY: process.stderr.isTTY === true,
+  credentials: defaultCredentials(),
   sleep: (ms, signal) =>
     new Promise<void>((resolve) => {
       if (signal.aborted) return resolve();

@@ -6,11 +6,14 @@
  */
 import { join, resolve } from "node:path";
 import type { Ctx } from "../context.ts";
-import { EXIT, type ExitCode, TransportError } from "../errors.ts";
+import { ApiError, EXIT, type ExitCode, Interrupted, TransportError } from "../errors.ts";
 import { escapeJsonText, escapeText } from "../escape.ts";
-import type { Query } from "../http.ts";
+import type { DownloadAnswer, Query } from "../http.ts";
+import { retryDelay } from "../retry.ts";
 
 const MAX_NAME = 200;
+/** Waits (429, 504, 503 BUSY) before a download gives up. */
+const MAX_WAITS = 5;
 const MAX_SUFFIX = 99;
 
 /** A server-given filename as a safe basename: `[A-Za-z0-9_.-]` only, no leading dot, never `.`/`..`. */
@@ -33,6 +36,33 @@ function isExists(e: unknown): boolean {
   return typeof e === "object" && e !== null && (e as { code?: unknown }).code === "EEXIST";
 }
 
+/** The download, waiting out Retry-After (at least 2 s) on 429, 2 s on 504, and backing off on BUSY. */
+async function fetchWithWaits(ctx: Ctx, segments: string[], query: Query): Promise<DownloadAnswer> {
+  let busyInARow = 0;
+  let said: string | undefined;
+  for (let waits = 0; ; waits++) {
+    try {
+      return await ctx.client.getDownload(segments, query, ctx.signal);
+    } catch (e) {
+      if (!(e instanceof ApiError) || waits >= MAX_WAITS) throw e;
+      const d = retryDelay(e, {
+        busyInARow,
+        pollIntervalMs: ctx.deps.pollIntervalMs,
+        random: ctx.deps.random,
+      });
+      if (d === undefined) throw e;
+      if (d.kind === "busy") busyInARow++;
+      if (said !== d.kind || d.kind === "rate-limited")
+        ctx.notice(
+          `${d.kind === "rate-limited" ? "rate limited" : d.kind === "timeout" ? "the server timed out" : "the service is busy"}; retrying the download in ${Math.ceil(d.waitMs / 1000)}s`,
+        );
+      said = d.kind;
+      await ctx.deps.sleep(d.waitMs, ctx.signal);
+      if (ctx.signal.aborted) throw new Interrupted("interrupted");
+    }
+  }
+}
+
 export async function downloadLogs(
   ctx: Ctx,
   segments: string[],
@@ -41,7 +71,7 @@ export async function downloadLogs(
 ): Promise<ExitCode> {
   // A download always reads the newest 1000 lines and starts a new view: no tail, cursor or download flag.
   const { tailLines: _tail, ...rest } = query;
-  const answer = await ctx.client.getDownload(segments, rest, ctx.signal);
+  const answer = await fetchWithWaits(ctx, segments, rest);
   let path: string;
   try {
     if (target.file !== undefined) {

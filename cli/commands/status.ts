@@ -6,7 +6,7 @@ import { restartLog, restartsTable } from "../format/restarts.ts";
 import { formatDeployments, formatRuntime } from "../format/runtime.ts";
 import { isObject, type JsonAnswer } from "../http.ts";
 import { compactJson, rawMember } from "../raw-json.ts";
-import { selectDeployment } from "../select.ts";
+import { runtimeOf as described, selectDeployment } from "../select.ts";
 
 /** Prints a value as one compact JSON line, from the raw response text when it is at hand. */
 function printJson(ctx: Ctx, value: unknown, raw: string | undefined): void {
@@ -28,8 +28,11 @@ export async function deploymentsCommand(ctx: Ctx, agent: string): Promise<ExitC
 
 async function runtimeOf(ctx: Ctx, agent: string, deployment: string | undefined): Promise<JsonAnswer> {
   const selection = await selectDeployment(ctx, agent, deployment);
+  // A description fetched while checking newer deployments is reused; errors of this read are the command's.
   const answer =
-    selection.runtime ??
+    (selection.runtimes.has(selection.deploymentId)
+      ? await described(ctx, agent, selection, selection.deploymentId)
+      : null) ??
     (await ctx.client.getJson(
       [...deploymentSegments(ctx, agent, selection.deploymentId), "runtime"],
       {},

@@ -6,6 +6,7 @@ import { TransportError } from "../errors.ts";
 import { escapeJsonText, escapeText } from "../escape.ts";
 import { isObject } from "../http.ts";
 import { compactJson, rawElements, rawMember } from "../raw-json.ts";
+import type { Style } from "../style.ts";
 
 export interface LogPage {
   source: string;
@@ -38,6 +39,59 @@ const LEVEL_TEXT: Record<string, string> = {
   debug: "DEBUG",
 };
 
+const LEVEL_COLOR = {
+  error: "red",
+  warn: "yellow",
+  info: "green",
+  debug: "gray",
+} as const;
+
+const PSEUDONYM = /hmac-sha256:v1:[A-Za-z0-9._-]{1,64}:([0-9a-f]{8})[0-9a-f]{56}/g;
+
+/**
+ * Pseudonyms (`hmac-sha256:v1:{key}:{64 hex}`) shortened for reading: `hmac:` and the digest's
+ * first 8 hex digits, then `…`. Still a pseudonym, never the identifier: the server sends no other
+ * form (`-o json` keeps the full one).
+ */
+export function shortenPseudonyms(text: string): string {
+  return text.replace(PSEUDONYM, (_m, head: string) => `hmac:${head}…`);
+}
+
+/** Record times in one form: UTC with milliseconds (`2026-11-29T11:59:58.123Z`); `-` when untimed. */
+export function formatTime(time: unknown): string {
+  if (typeof time !== "string" || time === "") return "-".padEnd(24);
+  const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?Z$/.exec(time);
+  if (m === null) return time;
+  return `${m[1]}.${(m[2] ?? "").padEnd(3, "0").slice(0, 3)}Z`;
+}
+
+const LEVEL_WORD =
+  /^([[(<]?)(error|err|fatal|crit(?:ical)?|warn(?:ing)?|info|notice|debug|trace)([\])>]?)(:|\s+|$)\s*/i;
+const WORD_LEVEL: Record<string, string> = {
+  error: "error",
+  err: "error",
+  fatal: "error",
+  crit: "error",
+  critical: "error",
+  warn: "warn",
+  warning: "warn",
+  info: "info",
+  notice: "info",
+  debug: "debug",
+  trace: "debug",
+};
+
+/** The message without a leading level word that only repeats the record's level. */
+export function stripRepeatedLevel(message: string, level: unknown): string {
+  const m = LEVEL_WORD.exec(message);
+  if (m === null || WORD_LEVEL[m[2]!.toLowerCase()] !== level) return message;
+  // A level word is upper case, bracketed or followed by a colon; "Error connecting…" is prose.
+  const marked = m[2] === m[2]!.toUpperCase() || (m[1] !== "" && m[3] !== "") || m[4] === ":";
+  if (!marked) return message;
+  const rest = message.slice(m[0].length);
+  return rest === "" ? message : rest;
+}
+
 /** A field value for `k=v`: bare when it is one plain word, else double-quoted with `\\` and `"` escaped. */
 export function formatFieldValue(value: unknown): string {
   let text: string;
@@ -49,12 +103,34 @@ export function formatFieldValue(value: unknown): string {
   return `"${text.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
 }
 
-/** `k=v` pairs, sorted by key (code-unit order, so output is stable across locales). */
-export function formatFields(fields: unknown): string {
+/** Policy-decision fields of sandbox lines come first, in this order; the rest sorted by key. */
+const DECISION_KEYS = ["action", "dst_host", "dst_port", "binary", "policy", "reason"];
+
+function fieldOrder(a: string, b: string): number {
+  const ia = DECISION_KEYS.indexOf(a);
+  const ib = DECISION_KEYS.indexOf(b);
+  if (ia >= 0 || ib >= 0) return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib);
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** `k=v` pairs: decision keys first, then code-unit order (stable across locales). */
+export function formatFields(fields: unknown, style?: Style): string {
   if (!isObject(fields)) return "";
   return Object.keys(fields)
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-    .map((k) => `${/^[A-Za-z0-9_.-]+$/.test(k) ? k : formatFieldValue(k)}=${formatFieldValue(fields[k])}`)
+    .sort(fieldOrder)
+    .map((k) => {
+      const key = escapeText(/^[A-Za-z0-9_.-]+$/.test(k) ? k : formatFieldValue(k));
+      const value = escapeText(shortenPseudonyms(formatFieldValue(fields[k])));
+      if (style === undefined || !style.enabled) return `${key}=${value}`;
+      const v = fields[k];
+      const painted =
+        k === "action" && typeof v === "string" && /^(allow|allowed|accept)$/i.test(v)
+          ? style.paint("green", value)
+          : k === "action" && typeof v === "string" && /^(deny|denied|block|blocked|reject)$/i.test(v)
+            ? style.paint(["red", "bold"], value)
+            : value;
+      return `${style.paint("dim", `${key}=`)}${painted}`;
+    })
     .join(" ");
 }
 
@@ -62,16 +138,40 @@ function text(v: unknown, fallback = "-"): string {
   return typeof v === "string" && v.length > 0 ? v : fallback;
 }
 
-/** One `line` record: `time LEVEL kind [subsystem] message k=v…`, escaped. */
-export function formatLogLine(rec: Record<string, unknown>): string {
-  const level = typeof rec.level === "string" ? (LEVEL_TEXT[rec.level] ?? "-") : "-";
-  const parts = [text(rec.time), level.padEnd(5), text(rec.kind).padEnd(10)];
-  if (typeof rec.subsystem === "string" && rec.subsystem.length > 0) parts.push(`[${rec.subsystem}]`);
-  parts.push(typeof rec.message === "string" ? rec.message : "");
-  const fields = formatFields(rec.fields);
+export interface LineOptions {
+  /** Show the time column (`--timestamps=false` hides it). */
+  timestamps: boolean;
+  /** `source/pod/container` (or `sandbox/name`) before the line, painted in its stream's colour. */
+  prefix?: { text: string; color: Parameters<Style["paint"]>[0] };
+  style: Style;
+}
+
+const PLAIN: LineOptions = { timestamps: true, style: { enabled: false, paint: (_f, t) => t } };
+
+/**
+ * One `line` record: `[prefix] time LEVEL [subsystem] message k=v…`. The level is shown once,
+ * pseudonyms are shortened, everything from the server is escaped before it is painted.
+ */
+export function formatLogLine(rec: Record<string, unknown>, options: LineOptions = PLAIN): string {
+  const { style } = options;
+  const level = typeof rec.level === "string" ? rec.level : "unknown";
+  const parts: string[] = [];
+  if (options.prefix !== undefined)
+    parts.push(style.paint(options.prefix.color, escapeText(options.prefix.text)));
+  if (options.timestamps) parts.push(style.paint("dim", escapeText(formatTime(rec.time))));
+  const levelText = (LEVEL_TEXT[level] ?? "-").padEnd(5);
+  const color = LEVEL_COLOR[level as keyof typeof LEVEL_COLOR];
+  parts.push(color === undefined ? levelText : style.paint(color, levelText));
+  if (rec.origin === "gateway") parts.push(style.paint("dim", "(openshell)"));
+  if (rec.format === "ocsf") parts.push(style.paint("dim", "(ocsf)"));
+  if (typeof rec.subsystem === "string" && rec.subsystem.length > 0)
+    parts.push(style.paint("cyan", `[${escapeText(rec.subsystem)}]`));
+  const message = typeof rec.message === "string" ? stripRepeatedLevel(rec.message, level) : "";
+  parts.push(escapeText(shortenPseudonyms(message)));
+  const fields = formatFields(rec.fields, style);
   if (fields !== "") parts.push(fields);
-  if (rec.truncated === true) parts.push("[truncated]");
-  return escapeText(parts.join(" ").trimEnd());
+  if (rec.truncated === true) parts.push(style.paint("dim", "[truncated]"));
+  return parts.join(" ").trimEnd();
 }
 
 /** The stderr notice for a gap or withheld record; undefined for a line. */

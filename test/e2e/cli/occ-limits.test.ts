@@ -1,5 +1,5 @@
 /**
- * `occ` and the limiter, end to end: a scenario with a tiny bucket (burst 2, 0.5 token/s) makes the
+ * `occ` and the limiter, end to end: a scenario with a tiny bucket (burst 2, 0.25 token/s) makes the
  * local stack answer 429; a single read reports it (exit 1), a follow waits for Retry-After and goes on.
  */
 import { readFileSync } from "node:fs";
@@ -15,14 +15,14 @@ let env: Record<string, string>;
 
 beforeAll(async () => {
   const scenario = JSON.parse(readFileSync(SCENARIO, "utf8")) as Record<string, unknown>;
-  // In-flight caps raised so that concurrent reads meet the bucket, not the lease (503).
-  scenario.limits = { burst: 2, ratePerSecond: 0.5, principalInFlight: 16, agentInFlight: 32 };
+  // In-flight caps raised so that concurrent reads meet the bucket, not the lease (503); one token
+  // every 4 s, so a follow polling every 2 s keeps meeting an empty bucket.
+  scenario.limits = { burst: 2, ratePerSecond: 0.25, principalInFlight: 16, agentInFlight: 32 };
   stack = await startLocalStack({ scenario, port: 0, quiet: true, warm: true });
   env = {
     OCC_ENDPOINT: stack.apiUrl,
     OCC_NAMESPACE: "acme",
     OCC_TOKEN: "local:alice",
-    OCC_POLL_INTERVAL_MS: "100",
   };
 }, 120_000);
 afterAll(async () => {
@@ -40,13 +40,13 @@ describe("rate limiting", { timeout: 120_000 }, () => {
     expect(results.every((r) => r.code === 0 || r.code === 1)).toBe(true);
     for (const r of refused)
       expect(r.stderr).toMatch(
-        /^HTTP 429 RUNTIME_LOGS_RATE_LIMITED: .+ Retry after [1-9]\d*s\.\nRequest ID: req_[0-9a-f-]+\n$/,
+        /^HTTP 429 RUNTIME_LOGS_RATE_LIMITED: [^\n]+\nRetry-After: [1-9]\d*s\nRequest ID: req_[0-9a-f-]+\n$/,
       );
 
     const f = startOcc([...LOGS, "--follow"], env);
     await f.until(({ stderr }) => stderr.includes("occ: rate limited; retrying in"));
     await f.until(({ stdout }) => stdout.includes("hostile"));
-    // Polls every 100 ms against 0.5 token/s: it keeps being limited, and keeps going.
+    // Polls every 2 s against 0.25 token/s: it keeps being limited, and keeps going.
     await f.until(({ stderr }) => (stderr.match(/rate limited; retrying in (\d+)s/g) ?? []).length >= 2);
     const waits = [...f.stderr().matchAll(/rate limited; retrying in (\d+)s/g)].map((m) => Number(m[1]));
     expect(waits.every((w) => w >= 2)).toBe(true);

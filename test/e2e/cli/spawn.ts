@@ -1,11 +1,23 @@
 /**
- * Runs the real `occ` launcher (cli/occ.mjs) as a child process, the way a user would, and waits
- * on what it prints.
+ * Runs the built `occ` (package.json `bin.occ`, the esbuild bundle) as a child process, the way a
+ * user would, and waits on what it prints. The bundle is rebuilt once per test process from the
+ * current sources (atomically, so parallel test files never see half a file).
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-export const OCC = fileURLToPath(new URL("../../../cli/occ.mjs", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, "utf8")) as { bin: { occ: string } };
+export const OCC = `${ROOT}${pkg.bin.occ}`;
+
+let built = false;
+/** Builds the bundle with the same script `npm ci` runs (`prepare`). */
+export function ensureOccBuilt(): void {
+  if (built) return;
+  execFileSync(process.execPath, [`${ROOT}cli/build.mjs`], { stdio: "ignore" });
+  built = true;
+}
 
 export interface Running {
   child: ChildProcess;
@@ -20,8 +32,10 @@ export interface Running {
   ) => Promise<void>;
 }
 
-export function startOcc(args: string[], env: Record<string, string>, cwd?: string): Running {
-  const child = spawn(process.execPath, [OCC, ...args], {
+export function startOcc(args: string[], env: Record<string, string>, cwd?: string, bin = OCC): Running {
+  ensureOccBuilt();
+  // Run as the bin itself (its #! line), not as `node FILE`: the executable bit is part of the contract.
+  const child = spawn(bin, args, {
     cwd,
     env: { PATH: process.env.PATH ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -61,12 +75,15 @@ export function startOcc(args: string[], env: Record<string, string>, cwd?: stri
           );
         }
       };
+      // Conditions on the world outside the output (a proxy's request count) are re-checked too.
+      const tick = setInterval(check, 100);
       const timer = setTimeout(() => {
         done();
         reject(new Error(`timed out waiting for occ output.\nstdout:\n${stdout}\nstderr:\n${stderr}`));
       }, timeoutMs);
       const done = () => {
         clearTimeout(timer);
+        clearInterval(tick);
         waiters.delete(check);
       };
       waiters.add(check);
@@ -81,8 +98,13 @@ export interface Finished {
   stderr: string;
 }
 
-export async function runOcc(args: string[], env: Record<string, string>, cwd?: string): Promise<Finished> {
-  const r = startOcc(args, env, cwd);
+export async function runOcc(
+  args: string[],
+  env: Record<string, string>,
+  cwd?: string,
+  bin = OCC,
+): Promise<Finished> {
+  const r = startOcc(args, env, cwd, bin);
   const code = await r.exited;
   return { code, stdout: r.stdout(), stderr: r.stderr() };
 }

@@ -53,36 +53,72 @@ describe("deployment auto-selection", () => {
     expect(r.stderr).toBe("");
   });
 
-  it("uses a newer deployment that already has Pods, says so, and reuses its description", async () => {
+  it("reads the active one, and names a newer one that runs the source with its --deployment", async () => {
     api.routes.set(`${base("d4")}/runtime`, () => ok(runtimeData("d4", 1)));
-    const r = await occ(api, ["agent", "runtime", "support"]);
+    api.routes.set(`${base("d3")}/runtime/logs`, () => ok(page([line("from d3")])));
+    const r = await occ(api, ["agent", "logs", "support", "--source", "gateway"]);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(
-      /using deployment d4: it is newer than the active deployment d3 and already has Pods/,
+    expect(r.stderr).toBe(
+      "occ: reading the active deployment d3; the newer deployment d4 has a running gateway (pass --deployment d4 to read it)\n",
     );
-    expect(r.stdout).toContain("Deployment d4");
-    expect(paths()).toEqual([base(), `${base("d4")}/runtime`]);
+    expect(r.stdout).toContain("from d3");
+    expect(paths().at(-1)).toMatch(new RegExp(`^${base("d3")}/runtime/logs\\?`));
   });
 
-  it("falls back to the active one when the check is denied, saying why", async () => {
+  it("says nothing about a newer deployment whose source is not running", async () => {
+    api.routes.set(`${base("d4")}/runtime`, () => ok(runtimeData("d4", 1)));
+    api.routes.set(`${base("d3")}/runtime/logs`, () => ok(page([line("x")], { source: "agent" })));
+    const r = await occ(api, ["agent", "logs", "support", "--source", "agent"]);
+    expect(r.stderr).toBe("");
+  });
+
+  it("stops with exit 1 when no deployment is active, unless --deployment is given", async () => {
+    api.routes.set(base(), () => ok(deploymentsData.map((d) => ({ ...d, active: false }))));
+    const r = await occ(api, ["agent", "logs", "support", "--source", "gateway"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      "occ: agent support has no active deployment; pass --deployment (newest first: d4, d3, d2)\n",
+    );
+    expect(paths()).toEqual([base()]);
+    api.routes.set(`${base("d4")}/runtime/logs`, () => ok(page([line("x")])));
+    const given = await occ(api, ["agent", "logs", "support", "--source", "gateway", "--deployment", "d4"]);
+    expect(given.code).toBe(0);
+  });
+
+  it("goes on with the active one when a newer one cannot be checked", async () => {
     api.routes.set(`${base("d4")}/runtime`, () =>
       fail(403, "FORBIDDEN", "You are not allowed to perform this action."),
     );
     const r = await occ(api, ["agent", "restarts", "support"]);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(
-      /could not check whether the newer deployment d4 has Pods \(access denied: HTTP 403 FORBIDDEN\); using the active deployment d3/,
-    );
     expect(paths().at(-1)).toBe(`${base("d3")}/runtime`);
   });
 
-  it("falls back when the check fails otherwise", async () => {
-    api.routes.set(`${base("d4")}/runtime`, () => fail(503, "RUNTIME_LOGS_UNAVAILABLE", "x"));
+  it("says why a container never started, names a deployment that runs one, and exits 3", async () => {
+    const waiting = runtimeData("d3");
+    const pod = (waiting.pods as { containers: Record<string, unknown>[] }[])[0]!;
+    pod.containers[0] = {
+      ...pod.containers[0],
+      state: "waiting",
+      reason: "ContainerCreating",
+      restartCount: 0,
+      startedAt: null,
+      lastTermination: null,
+    };
+    api.routes.set(base(), () => ok(deploymentsData.map((d) => ({ ...d, active: d.deploymentId === "d4" }))));
+    api.routes.set(`${base("d4")}/runtime`, () => ok({ ...waiting, deploymentId: "d4" }));
+    api.routes.set(`${base("d3")}/runtime`, () => ok(runtimeData("d3")));
+    api.routes.set(`${base("d4")}/runtime/logs`, () => ok(page([], { cursor: null })));
     const r = await occ(api, ["agent", "logs", "support", "--source", "gateway"]);
-    expect(r.stderr).toMatch(
-      /the check failed: HTTP 503 RUNTIME_LOGS_UNAVAILABLE\); using the active deployment d3/,
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe(
+      [
+        "occ: the gateway container gateway of Pod gw-0 (deployment d4) has not started: ContainerCreating",
+        "occ: deployment d3 has a running gateway container (pass --deployment d3)",
+        "",
+      ].join("\n"),
     );
-    expect(paths().at(-1)).toMatch(new RegExp(`^${base("d3")}/runtime/logs\\?`));
+    expect(r.stdout).toBe("");
   });
 
   it("skips selection when --deployment is given", async () => {
@@ -126,8 +162,8 @@ describe("logs", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
       [
-        '2026-11-29T11:59:58.123456789Z INFO  text       [ws] first a=1 b="x y"',
-        "2026-11-29T11:59:58.123456789Z ERROR text       second",
+        '2026-11-29T11:59:58.123Z INFO  [ws] first a=1 b="x y"',
+        "2026-11-29T11:59:58.123Z ERROR second",
         "",
       ].join("\n"),
     );
@@ -230,7 +266,7 @@ describe("logs", () => {
     }));
     const r = await occ(api, L);
     expect(r.stdout).toBe(
-      "T INFO  text       bidi\\u{202E} zw\\u{200B} esc\\x1B[31m nl\\x0A del\\x7F c1\\u{85} lone\\u{D800} bad\\xFF\\xFE\n",
+      "T INFO  bidi\\u{202E} zw\\u{200B} esc\\x1B[31m nl\\x0A del\\x7F c1\\u{85} lone\\u{D800} bad\\xFF\\xFE\n",
     );
   });
 
@@ -244,7 +280,7 @@ describe("logs", () => {
     const r = await occ(api, L);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      "HTTP 429 RUNTIME_LOGS_RATE_LIMITED: Too many requests. Retry after the indicated delay. Retry after 7s.\nRequest ID: req_err\n",
+      "HTTP 429 RUNTIME_LOGS_RATE_LIMITED: Too many requests. Retry after the indicated delay.\nRetry-After: 7s\nRequest ID: req_err\n",
     );
     expect(r.stdout).toBe("");
   });

@@ -16,7 +16,7 @@ beforeEach(() => {
 
 const LOGS = `${base("d3")}/runtime/logs`;
 const F = ["agent", "logs", "support", "--deployment", "d3", "--source", "gateway", "--follow"];
-const queries = () => api.requests.map((r) => Object.fromEntries(r.query));
+const queries = () => api.requests.filter((r) => r.path === LOGS).map((r) => Object.fromEntries(r.query));
 
 /** Pages with cursors c1, c2…, each with one line named after the poll. */
 const pages: Route = (_req, n) => ok(page([line(`poll ${n}`)], { cursor: `c${n}` }));
@@ -49,7 +49,7 @@ describe("follow", () => {
     ).toEqual(["1", "2", "3"]);
   });
 
-  it("takes the poll interval from the test hook, but never shortens retry waits", async () => {
+  it("takes the injected poll interval (no environment hook), but never shortens retry waits", async () => {
     api.routes.set(LOGS, (req, n) =>
       n === 2
         ? fail(429, "RUNTIME_LOGS_RATE_LIMITED", "Too many requests.", { "retry-after": "1" })
@@ -57,8 +57,13 @@ describe("follow", () => {
           ? fail(504, "RUNTIME_LOGS_TIMEOUT", "The request took too long and was stopped.")
           : pages(req, n),
     );
-    const r = await occ(api, F, { onSleep: stopAt(3), env: { OCC_POLL_INTERVAL_MS: "50" } });
+    const r = await occ(api, F, { onSleep: stopAt(3), pollIntervalMs: 50 });
     expect(r.sleeps).toEqual([50, 2000, 2000, 50]);
+    api.reset();
+    api.routes.set(LOGS, pages);
+    // The old test hook is gone: the environment cannot change the interval.
+    const hooked = await occ(api, F, { onSleep: stopAt(1), env: { OCC_POLL_INTERVAL_MS: "50" } });
+    expect(hooked.sleeps).toEqual([2000, 2000]);
   });
 
   it("waits max(interval, Retry-After) on 429 and carries on with the same cursor", async () => {

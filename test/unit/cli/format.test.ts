@@ -88,7 +88,7 @@ describe("renderTable", () => {
 });
 
 describe("log lines", () => {
-  it("prints time, level, kind, subsystem, message and sorted fields", () => {
+  it("prints time (UTC, ms), level once, subsystem, message and sorted fields; no kind column", () => {
     const text = formatLogLine({
       type: "line",
       time: "2026-11-29T12:00:00.120000000Z",
@@ -99,7 +99,7 @@ describe("log lines", () => {
       fields: { status: 503, code: "E_UPSTREAM", url: "https://x/a b", durationMs: 12.5, traceId: "" },
     });
     expect(text).toBe(
-      '2026-11-29T12:00:00.120000000Z WARN  structured [gateway/ws] slow reply code=E_UPSTREAM durationMs=12.5 status=503 traceId="" url="https://x/a b"',
+      '2026-11-29T12:00:00.120Z WARN  [gateway/ws] slow reply code=E_UPSTREAM durationMs=12.5 status=503 traceId="" url="https://x/a b"',
     );
   });
 
@@ -113,7 +113,7 @@ describe("log lines", () => {
         message: "m",
         truncated: true,
       }),
-    ).toBe("- -     text       m [truncated]");
+    ).toBe(`${"-".padEnd(24)} -     m [truncated]`);
   });
 
   it("quotes values that are not one plain word", () => {
@@ -288,6 +288,26 @@ describe("restarts", () => {
     expect(restartLogLines(restartRecord(["completed"]))).toHaveLength(1);
   });
 
+  it("prints the agent's action and method, and never old_pid equal to new_pid", () => {
+    const r = restartRecord(["dispatch", "signal-received", "completed"], {
+      trigger: {
+        category: "operator-restart",
+        source: "cli",
+        action: "restart",
+        method: "sigterm",
+        confidence: "confirmed",
+      },
+      previous: { pid: 1, finishedAt: "T1" },
+      next: { pid: 1, startedAt: "T2" },
+    });
+    const [dispatch, signal, completed] = restartLogLines(r);
+    expect(dispatch).toContain(" action=restart method=sigterm old_pid=1 ");
+    expect(signal).toContain(" action=restart old_pid=1 ");
+    expect(signal).not.toContain("method=");
+    expect(completed).toContain(" action=restart new_pid=1 ");
+    expect(completed).not.toContain("old_pid=");
+  });
+
   it("lists records oldest first and counts those without agent lines", () => {
     const newer = restartRecord(["dispatch"], { previous: { finishedAt: "T9" } });
     const older = restartRecord(["dispatch"]);
@@ -301,5 +321,31 @@ describe("restarts", () => {
       restartRecord(["dispatch"], { trigger: { category: "x", source: "a b\u202E", confidence: "unknown" } }),
     );
     expect(l).toContain('source="a b\\u{202E}"');
+  });
+});
+
+describe("display width", () => {
+  it("counts wide characters, emoji sequences and combining marks as a terminal does", () => {
+    expect(displayWidth("abc")).toBe(3);
+    expect(displayWidth("日本語")).toBe(6);
+    expect(displayWidth("👍🏽")).toBe(2);
+    expect(displayWidth("👨‍👩‍👧")).toBe(2);
+    expect(displayWidth("🇫🇷")).toBe(2);
+    expect(displayWidth("e\u0301")).toBe(1);
+    // Cells are escaped first: a zero-width joiner shows as text, and the width counts what is shown.
+    const lines = renderTable(
+      ["A", "B"],
+      [
+        ["👍🏽🇫🇷", "x"],
+        ["ab", "y"],
+        ["a\u200db", "z"],
+      ],
+    );
+    expect(lines).toEqual([
+      `A${" ".repeat(11)}B`,
+      `👍🏽🇫🇷${" ".repeat(8)}x`,
+      `ab${" ".repeat(10)}y`,
+      "a\\u{200D}b  z",
+    ]);
   });
 });

@@ -119,6 +119,12 @@ export interface RunOptions {
   onSleep?: (index: number, signal: (sig: NodeJS.Signals) => void) => void;
   cwd?: string;
   now?: number;
+  /** Poll interval of --follow (the real process uses 2000). */
+  pollIntervalMs?: number;
+  random?: () => number;
+  /** Whether stdout and stderr are terminals. */
+  tty?: boolean;
+  credentials?: Deps["credentials"];
   /** Filled with a trigger for the CLI's signal handler, for tests that interrupt a request in flight. */
   control?: { fire?: (sig: NodeJS.Signals) => void };
 }
@@ -135,6 +141,8 @@ export async function occ(
   let handler: ((sig: NodeJS.Signals) => void) | undefined;
   let exitedNow: number | undefined;
   const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), "occ-test-"));
+  // A fake clock that moves only when the CLI sleeps: waits are exact and cost no wall time.
+  let clock = options.now ?? Date.parse("2026-11-29T12:00:00Z");
   const deps: Deps = {
     stdout: (t) => {
       stdout += t;
@@ -150,9 +158,19 @@ export async function occ(
     },
     fetch: (input, init) => fetch(input, init),
     cwd,
-    now: () => options.now ?? Date.parse("2026-11-29T12:00:00Z"),
+    now: () => clock,
+    random: options.random ?? (() => 0.5),
+    pollIntervalMs: options.pollIntervalMs ?? 2000,
+    stdoutIsTTY: options.tty ?? false,
+    stderrIsTTY: options.tty ?? false,
+    credentials:
+      options.credentials ??
+      (async () => {
+        throw new Error("no AWS credentials in this test");
+      }),
     sleep: async (ms) => {
       sleeps.push(ms);
+      clock += ms;
       options.onSleep?.(sleeps.length - 1, (sig) => handler?.(sig));
       await new Promise((r) => setImmediate(r));
     },
