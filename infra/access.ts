@@ -57,3 +57,6 @@ export const TABLE_ACCESS: Record<FunctionName, Partial<Record<TableKey, TableAc
     audit: { actions: [...AUDIT_APPEND_QUERY, PROBE_PING] },
   },
 };
+
+/** Denied to every function role on the Audit table (and its indexes): audit items are never deleted. */
+export const AUDIT_DELETE_ACTIONS = ["dynamodb:DeleteItem", "dynamodb:BatchWriteItem"] as const;

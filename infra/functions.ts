@@ -13,6 +13,12 @@ export interface FunctionSpec {
   description: string;
   memoryMiB: number;
   timeoutSeconds: number;
+  /**
+   * Reserved concurrency (context `reservedConcurrency` overrides it per function): `logs` cannot
+   * starve `status`, the probe or the account, and it caps the load on clusters
+   * (docs/capacity.md sizes it: ~1 000 followers at 2 s polls need ~50 concurrent logs executions).
+   */
+  reservedConcurrency: number;
 }
 
 /**
@@ -25,14 +31,28 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     description: "Runtime description, deployment list and /health",
     memoryMiB: 512,
     timeoutSeconds: 12,
+    reservedConcurrency: 20,
   },
-  { name: "logs", description: "Redacted, resumable log pages", memoryMiB: 1024, timeoutSeconds: 12 },
-  { name: "download", description: "Redacted log downloads", memoryMiB: 1024, timeoutSeconds: 12 },
+  {
+    name: "logs",
+    description: "Redacted, resumable log pages",
+    memoryMiB: 1024,
+    timeoutSeconds: 12,
+    reservedConcurrency: 100,
+  },
+  {
+    name: "download",
+    description: "Redacted log downloads",
+    memoryMiB: 1024,
+    timeoutSeconds: 12,
+    reservedConcurrency: 10,
+  },
   {
     name: "health-probe",
     description: "Scheduled health probe and restart recorder",
     memoryMiB: 512,
     timeoutSeconds: 60,
+    reservedConcurrency: 1,
   },
 ];
 

@@ -67,6 +67,13 @@ export function acknowledgements(stack: RuntimeLogsStack): Acknowledgement[] {
     });
   }
   list.push({
+    construct: stack.probeDeadLetters,
+    id: rule("AwsSolutions-SQS3"),
+    reason:
+      "This queue is itself the dead-letter queue of the probe's schedule (EventBridge Scheduler's " +
+      "target DLQ, which cdk-nag does not see as a redrive source); a DLQ of a DLQ has nothing to catch.",
+  });
+  list.push({
     construct: stack.probeScheduleRole,
     id: rule(
       `AwsSolutions-IAM5[Resource::<${stack.getLogicalId(stack.functions["health-probe"].fn.node.defaultChild as never)}.Arn>:*]`,

@@ -3,13 +3,14 @@
  * least-privilege grants, the HTTP API, the probe schedule and alarms. Environment-agnostic and free
  * of lookups, so `cdk synth` runs offline without an AWS account.
  */
-import { CfnOutput, Duration, Stack, type StackProps } from "aws-cdk-lib";
-import { Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
+import { Annotations, CfnOutput, Duration, Stack, type StackProps } from "aws-cdk-lib";
+import { Effect, PolicyStatement, Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
 import { Schedule, ScheduleExpression, ScheduleTargetInput } from "aws-cdk-lib/aws-scheduler";
 import { LambdaInvoke } from "aws-cdk-lib/aws-scheduler-targets";
+import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import type { Construct } from "constructs";
 import { AUDIT_TABLE, REGISTRY_TABLE, STATE_TABLE, type TableDefinition } from "../lib/state/tables.ts";
-import { TABLE_ACCESS, type TableAccess, type TableKey } from "./access.ts";
+import { AUDIT_DELETE_ACTIONS, TABLE_ACCESS, type TableAccess, type TableKey } from "./access.ts";
 import { ServiceAlarms } from "./constructs/alarms.ts";
 import { ConsoleSite } from "./constructs/console.ts";
 import { RuntimeLogsApi } from "./constructs/http-api.ts";
@@ -40,6 +41,7 @@ export class RuntimeLogsStack extends Stack {
   readonly api: RuntimeLogsApi;
   readonly probeSchedule: Schedule;
   readonly probeScheduleRole: Role;
+  readonly probeDeadLetters: Queue;
   readonly alarms: ServiceAlarms;
   readonly withConsole: boolean;
   readonly console: ConsoleSite | undefined;
@@ -81,6 +83,7 @@ export class RuntimeLogsStack extends Stack {
         entry: props.entries?.[spec.name] ?? defaultEntry(spec.name),
         environment,
         network: this.network?.placement,
+        reservedConcurrency: settings.reservedConcurrency[spec.name] ?? spec.reservedConcurrency,
       });
       const grants = Object.entries(TABLE_ACCESS[spec.name]) as [TableKey, TableAccess][];
       for (const [table, access] of grants) {
@@ -93,6 +96,15 @@ export class RuntimeLogsStack extends Stack {
       }
       // Every function reaches clusters (status and logs through the driver, the probe for checks).
       grantSecretRead(fn.role, [this.keys.cursorKey.secretArn, this.keys.identityKey.secretArn, kubeconfigs]);
+      // Append-only audit where it lands too: no function role may delete an audit item, whatever
+      // else a later grant adds (an explicit Deny wins over every Allow).
+      fn.role.addToPolicy(
+        new PolicyStatement({
+          effect: Effect.DENY,
+          actions: [...AUDIT_DELETE_ACTIONS],
+          resources: [this.tables.audit.tableArn, `${this.tables.audit.tableArn}/index/*`],
+        }),
+      );
       functions[spec.name] = fn;
     }
     this.functions = functions;
@@ -109,6 +121,14 @@ export class RuntimeLogsStack extends Stack {
       }),
       description: "runtime-logs: EventBridge Scheduler invokes the health probe",
     });
+    // Invocations the scheduler could not deliver land here instead of vanishing.
+    this.probeDeadLetters = new Queue(this, "ProbeDeadLetters", {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    // Lambda retries asynchronous invocations twice by default; a stale probe run is worthless.
+    functions["health-probe"].fn.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: Duration.minutes(5) });
     this.probeSchedule = new Schedule(this, "ProbeSchedule", {
       description: "runtime-logs health probe",
       schedule: ScheduleExpression.rate(Duration.minutes(5)),
@@ -118,9 +138,17 @@ export class RuntimeLogsStack extends Stack {
         // A probe that missed its slot is stale; the next one runs in 5 minutes.
         retryAttempts: 0,
         maxEventAge: Duration.minutes(5),
+        deadLetterQueue: this.probeDeadLetters,
       }),
     });
 
+    if (!settings.alarmTopicArn) {
+      Annotations.of(this).addWarningV2(
+        "runtime-logs:no-alarm-topic",
+        "NO ALARM TOPIC: context alarmTopicArn is not set, so every alarm of this stack fires into " +
+          "the void. Pass -c alarmTopicArn=arn:aws:sns:<region>:<account>:<topic> for production.",
+      );
+    }
     this.alarms = new ServiceAlarms(this, "Alarms", {
       functions: Object.fromEntries(Object.entries(functions).map(([name, f]) => [name, f.fn])),
       api: this.api.api,

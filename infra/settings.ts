@@ -32,8 +32,10 @@ export interface StackSettings {
   withConsole: boolean;
   vpc: VpcSettings | undefined;
   limits: LimitSettings;
-  /** An existing SNS topic the alarms notify (optional). */
+  /** An existing SNS topic the alarms notify (synth warns loudly without one). */
   alarmTopicArn: string | undefined;
+  /** Per-function overrides of the reserved concurrency of infra/functions.ts. */
+  reservedConcurrency: Partial<Record<string, number>>;
 }
 
 /** The context keys this app reads. */
@@ -48,6 +50,7 @@ export const CONTEXT = {
   routeTableIds: "routeTableIds",
   limits: "limits",
   alarmTopicArn: "alarmTopicArn",
+  reservedConcurrency: "reservedConcurrency",
 } as const;
 
 export class SettingsError extends Error {
@@ -167,6 +170,36 @@ function readLimits(get: Lookup): LimitSettings {
   return limits;
 }
 
+const FUNCTION_NAMES = ["status", "logs", "download", "health-probe"];
+
+function readReservedConcurrency(get: Lookup): Partial<Record<string, number>> {
+  let value = get(CONTEXT.reservedConcurrency);
+  if (value === undefined || value === "") return {};
+  if (typeof value === "string") {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      throw new SettingsError(`Context "reservedConcurrency" is not a valid JSON object.`);
+    }
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new SettingsError(`Context "reservedConcurrency" must be an object of function name to count.`);
+  }
+  const out: Record<string, number> = {};
+  for (const [name, raw] of Object.entries(value)) {
+    if (!FUNCTION_NAMES.includes(name)) {
+      throw new SettingsError(
+        `Context "reservedConcurrency" has an unknown function (known: ${FUNCTION_NAMES.join(", ")}).`,
+      );
+    }
+    if (typeof raw !== "number" || !Number.isInteger(raw) || raw < 1) {
+      throw new SettingsError(`Context "reservedConcurrency.${name}" must be a positive integer.`);
+    }
+    out[name] = raw;
+  }
+  return out;
+}
+
 /** Reads every setting from a construct node's context (usually the App's). */
 export function readSettings(node: Node): StackSettings {
   return settingsFrom((key) => node.tryGetContext(key));
@@ -184,5 +217,6 @@ export function settingsFrom(get: Lookup): StackSettings {
     vpc: readVpc(get),
     limits: readLimits(get),
     alarmTopicArn,
+    reservedConcurrency: readReservedConcurrency(get),
   };
 }

@@ -23,6 +23,8 @@ export interface ServiceFunctionProps {
   entry: string;
   environment: Record<string, string>;
   network: NetworkPlacement | undefined;
+  /** Concurrent executions reserved for (and capping) this function. */
+  reservedConcurrency: number;
 }
 
 export const FUNCTION_LOG_RETENTION = RetentionDays.ONE_MONTH;
@@ -62,6 +64,7 @@ export class ServiceFunction extends Construct {
       runtime: FUNCTION_RUNTIME,
       architecture: Architecture.ARM_64,
       memorySize: spec.memoryMiB,
+      reservedConcurrentExecutions: props.reservedConcurrency,
       timeout: Duration.seconds(spec.timeoutSeconds),
       role: this.role,
       logGroup: this.logGroup,

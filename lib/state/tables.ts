@@ -43,8 +43,9 @@ export const REGISTRY_TABLE: TableDefinition = {
     },
   ],
   pointInTimeRecovery: true,
-  deletionProtection: false,
-  retain: false,
+  // It holds the grants: neither a stack deletion nor a stray DeleteTable may take it.
+  deletionProtection: true,
+  retain: true,
 };
 
 export const STATE_TABLE: TableDefinition = {

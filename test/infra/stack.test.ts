@@ -39,8 +39,12 @@ const keySchema = (k: Pick<TableDefinition, "partitionKey" | "sortKey">) => [
 type Statement = { Action: string | string[]; Resource: unknown; Effect: string };
 const actionsOf = (st: Statement) => (Array.isArray(st.Action) ? st.Action : [st.Action]);
 
-/** The statements of a function's role policies. */
+/** The Allow statements of a function's role policies (the audit Deny is tested on its own). */
 function statementsOf(name: FunctionName): Statement[] {
+  return allStatementsOf(name).filter((st) => st.Effect === "Allow");
+}
+
+function allStatementsOf(name: FunctionName): Statement[] {
   const roleId = s.stack.getLogicalId(s.stack.functions[name].role.node.defaultChild as never);
   return resources(s.template, "AWS::IAM::Policy")
     .filter(([, r]) => JSON.stringify(r.Properties.Roles) === JSON.stringify([{ Ref: roleId }]))
@@ -283,6 +287,57 @@ describe("IAM (least privilege)", () => {
   });
 });
 
+describe("immutable audit", () => {
+  it.each(FUNCTIONS.map((f) => [f.name] as const))(
+    "%s: explicitly denied DeleteItem and BatchWriteItem on the Audit table and its indexes",
+    (name) => {
+      const audit = logicalIds.audit;
+      const denies = allStatementsOf(name).filter((st) => st.Effect === "Deny");
+      expect(denies).toEqual([
+        {
+          Effect: "Deny",
+          Action: ["dynamodb:DeleteItem", "dynamodb:BatchWriteItem"],
+          Resource: [
+            { "Fn::GetAtt": [audit, "Arn"] },
+            { "Fn::Join": ["", [{ "Fn::GetAtt": [audit, "Arn"] }, "/index/*"]] },
+          ],
+        },
+      ]);
+      // And nothing allows them on the Audit table in the first place.
+      for (const st of statementsOf(name).filter((x) => tablesNamed(x).includes("audit"))) {
+        expect(actionsOf(st)).not.toContain("dynamodb:DeleteItem");
+        expect(actionsOf(st)).not.toContain("dynamodb:BatchWriteItem");
+      }
+    },
+  );
+
+  it("keeps the Registry (grants) and the Audit table on stack deletion, with deletion protection", () => {
+    for (const table of ["registry", "audit"] as const) {
+      const resource = s.template.toJSON().Resources[logicalIds[table]];
+      expect(resource.DeletionPolicy).toBe("Retain");
+      expect(resource.Properties.Replicas[0].DeletionProtectionEnabled).toBe(true);
+    }
+  });
+});
+
+describe("reserved concurrency and alarm topic", () => {
+  it.each(FUNCTIONS.map((f) => [f.name, f] as const))(
+    "%s: reserved concurrency from infra/functions.ts",
+    (name, spec) => {
+      const fn = s.template.toJSON().Resources[logicalIds[name]].Properties;
+      expect(fn.ReservedConcurrentExecutions).toBe(spec.reservedConcurrency);
+      expect(spec.reservedConcurrency).toBeGreaterThan(0);
+    },
+  );
+
+  it("warns loudly at synth when no alarm topic is given", () => {
+    const warnings = s.stack.node.metadata
+      .filter((m) => m.type === "aws:cdk:warning")
+      .map((m) => String(m.data));
+    expect(warnings.some((w) => w.includes("NO ALARM TOPIC"))).toBe(true);
+  });
+});
+
 describe("HTTP API", () => {
   const routeKey = (path: string) => `GET ${path}`;
 
@@ -371,7 +426,20 @@ describe("probe schedule", () => {
     const statements = policies.flatMap(
       ([, p]) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement,
     );
-    expect(statements.flatMap(actionsOf)).toEqual(["lambda:InvokeFunction"]);
+    // It may invoke the probe and drop undeliverable invocations into the dead-letter queue.
+    expect(statements.flatMap(actionsOf).sort()).toEqual(["lambda:InvokeFunction", "sqs:SendMessage"]);
+    const dlq = s.stack.getLogicalId(s.stack.probeDeadLetters.node.defaultChild as never);
+    s.template.hasResourceProperties("AWS::Scheduler::Schedule", {
+      Target: Match.objectLike({
+        RetryPolicy: { MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 300 },
+        DeadLetterConfig: { Arn: { "Fn::GetAtt": [dlq, "Arn"] } },
+      }),
+    });
+    // No asynchronous retries by Lambda either.
+    s.template.hasResourceProperties("AWS::Lambda::EventInvokeConfig", {
+      FunctionName: { Ref: logicalIds["health-probe"] },
+      MaximumRetryAttempts: 0,
+    });
     for (const other of ["status", "logs", "download"] as const) {
       expect(JSON.stringify(statements)).not.toContain(logicalIds[other]);
     }
