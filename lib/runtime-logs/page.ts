@@ -30,10 +30,8 @@ import { readTailLines, resumesStream } from "./plan.ts";
 import {
   BEFORE_ALL,
   effectiveKeys,
-  type FutureRule,
   frontierKey,
   hasFrontier,
-  resumeKey,
   type Selection,
   selectLines,
 } from "./resume.ts";
