@@ -203,13 +203,16 @@ export function macMatches(key: SecretKey, payload: string, given: string): bool
 }
 
 /**
- * Verify a cursor token for this binding at `now` (ms since the epoch). Expired cursors (older than
- * 1 h) are reported, not thrown: the caller starts a new view with a `cursor_expired` gap.
+ * Open a signed token of either cursor kind: shape, encoding, MAC under the current or previous
+ * key, canonical payload, JSON object, binding, then the kind's own field rules (`validate`), the
+ * issue time not in the future, and expiry (older than 1 h is reported, not thrown: the caller
+ * starts a new view with a `cursor_expired` gap).
  */
-export function verifyCursor(
+export function openSignedCursor<S extends { issuedAt: number }>(
   token: string,
   ctx: { binding: CursorBinding; keys: CursorKeys; now: number },
-): VerifiedCursor {
+  validateBody: (body: Record<string, unknown>, keyId: string) => S,
+): { status: "valid" | "expired"; state: S } {
   if (typeof token !== "string" || token.length > MAX_CURSOR_CHARS) throw invalid("cursor length");
   const parts = token.split(".");
   if (parts.length !== 3 || parts[0] !== "v1") throw invalid("cursor shape");
@@ -234,8 +237,16 @@ export function verifyCursor(
   if (typeof body !== "object" || body === null || Array.isArray(body)) throw invalid("cursor json");
   const o = body as Record<string, unknown>;
   if (o.b !== bindingHash(key, ctx.binding)) throw invalid("cursor binding");
-  const state = validate(o, key.id);
+  const state = validateBody(o, key.id);
   if (state.issuedAt > ctx.now + CURSOR_MAX_SKEW_MS) throw invalid("cursor from the future");
   if (ctx.now - state.issuedAt > CURSOR_TTL_MS) return { status: "expired", state };
   return { status: "valid", state };
+}
+
+/** Verify a container cursor for this binding at `now` (ms since the epoch). */
+export function verifyCursor(
+  token: string,
+  ctx: { binding: CursorBinding; keys: CursorKeys; now: number },
+): VerifiedCursor {
+  return openSignedCursor(token, ctx, validate);
 }

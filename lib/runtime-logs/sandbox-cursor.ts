@@ -8,16 +8,7 @@
  */
 import { createHmac } from "node:crypto";
 import { ServiceError } from "../api/errors.ts";
-import {
-  bindingHash,
-  CURSOR_MAX_SKEW_MS,
-  CURSOR_TTL_MS,
-  checkKey,
-  MAX_CURSOR_CHARS,
-  mac,
-  macMatches,
-  signingKey,
-} from "./cursor.ts";
+import { bindingHash, checkKey, MAX_CURSOR_CHARS, mac, openSignedCursor, signingKey } from "./cursor.ts";
 import type { CursorBinding, CursorKeys, SecretKey } from "./types.ts";
 
 /** Resume re-reads this much before the frontier (milliseconds). */
@@ -27,7 +18,6 @@ export const MAX_UNTIMED_HASHES = 16;
 const HASH_BYTES = 12;
 const LINE_DOMAIN = "runtime-logs-sandbox-line\0";
 const B64URL = /^[A-Za-z0-9_-]*$/;
-const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
 /** OpenShell instance IDs as we accept them (the cursor binds one). */
 export const SANDBOX_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 /** Epoch ms the cursor accepts for times (year 1970 … 9999). */
@@ -263,33 +253,5 @@ export function verifySandboxCursor(
   token: string,
   ctx: { binding: CursorBinding; keys: CursorKeys; now: number },
 ): VerifiedSandboxCursor {
-  if (typeof token !== "string" || token.length > MAX_CURSOR_CHARS) throw invalid("cursor length");
-  const parts = token.split(".");
-  if (parts.length !== 3 || parts[0] !== "v1") throw invalid("cursor shape");
-  const payload = parts[1]!;
-  const given = parts[2]!;
-  if (payload === "" || !B64URL.test(payload) || given.length !== 43 || !B64URL.test(given)) {
-    throw invalid("cursor encoding");
-  }
-  let key: SecretKey | null = null;
-  for (const k of [ctx.keys.current, ...(ctx.keys.previous === undefined ? [] : [ctx.keys.previous])]) {
-    checkKey(k);
-    if (KEY_ID.test(k.id) && macMatches(k, payload, given)) key = k;
-  }
-  if (key === null) throw invalid("cursor mac");
-  const bytes = Buffer.from(payload, "base64url");
-  if (bytes.toString("base64url") !== payload) throw invalid("cursor payload not canonical");
-  let body: unknown;
-  try {
-    body = JSON.parse(bytes.toString("utf8"));
-  } catch {
-    throw invalid("cursor json");
-  }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw invalid("cursor json");
-  const o = body as Record<string, unknown>;
-  if (o.b !== bindingHash(key, ctx.binding)) throw invalid("cursor binding");
-  const state = validate(o, key.id);
-  if (state.issuedAt > ctx.now + CURSOR_MAX_SKEW_MS) throw invalid("cursor from the future");
-  if (ctx.now - state.issuedAt > CURSOR_TTL_MS) return { status: "expired", state };
-  return { status: "valid", state };
+  return openSignedCursor(token, ctx, validate);
 }
