@@ -16,6 +16,8 @@ import {
 } from "./classify.ts";
 import { frontierAhead, futureRule, steppedLines } from "./clock.ts";
 import {
+  CURSOR_MAX_SKEW_MS,
+  CURSOR_TTL_MS,
   keyById,
   lineHash,
   MAX_CURSOR_CHARS,
@@ -26,7 +28,7 @@ import {
 } from "./cursor.ts";
 import { gap } from "./gaps.ts";
 import { type RawLine, splitChunk } from "./lines.ts";
-import { readTailLines, resumesStream } from "./plan.ts";
+import { RESUME_OVERLAP_MS, readTailLines, resumesStream } from "./plan.ts";
 import {
   BEFORE_ALL,
   effectiveKeys,
@@ -54,9 +56,14 @@ import type {
 export const PAGE_BUDGET_BYTES = 524_288;
 /** Downloads render the same records as text; keep them well under Lambda's 6 MB response. */
 export const DOWNLOAD_BUDGET_BYTES = 5 * 1024 * 1024 - 64 * 1024;
-export const READ_LIMIT_BYTES = 1_048_576;
 /** A line the read cut stalls the view while it is younger than this (pipeline.md §5). */
 export const STALL_MS = 3_000;
+/** A re-anchored cursor's issue time stays this far inside the verifier's clock-skew limit. */
+const MAX_ISSUED_AHEAD_MS = CURSOR_MAX_SKEW_MS - 1_000;
+/** A stalled partial line is retried from no further back than half a cursor's lifetime. */
+const STALL_RETRY_WINDOW_MS = CURSOR_TTL_MS / 2;
+/** Past every instant of the frontier's whole second, however its fraction was written. */
+const PAST_FRONTIER_SECOND_MS = 1_001;
 
 export interface PageView {
   binding: CursorBinding;
@@ -630,18 +637,19 @@ function nextState(x: NextStateInput): CursorState {
       // ones included, and strictly after lastTime); the trailing gap reports what lies between.
       front = quiet;
       pem = { open: pem.open, unknown: true };
-      const pastRead = Math.ceil(now / 1000) * 1000 + 2_000;
-      const from = x.frontierMs === null ? pastRead : Math.max(pastRead, x.frontierMs + 3_001);
-      base.issuedAt = Math.min(now + 59_000, from);
+      const pastRead = Math.ceil(now / 1000) * 1000 + RESUME_OVERLAP_MS;
+      const pastFrontier =
+        x.frontierMs === null ? 0 : x.frontierMs + PAST_FRONTIER_SECOND_MS + RESUME_OVERLAP_MS;
+      base.issuedAt = Math.min(now + MAX_ISSUED_AHEAD_MS, Math.max(pastRead, pastFrontier));
     } else if (hasFrontier(frontier)) {
       front = rehash(frontier, signing);
       if (x.stall === "stay" && frontier.lastTime === null && x.partialMs !== null) {
-        base.issuedAt = Math.max(now - 30 * 60_000, Math.min(now, x.partialMs));
+        base.issuedAt = Math.max(now - STALL_RETRY_WINDOW_MS, Math.min(now, x.partialMs));
       }
     } else {
       front = quiet;
       if (x.stall === "stay" && x.partialMs !== null) {
-        base.issuedAt = Math.max(now - 30 * 60_000, Math.min(now, x.partialMs));
+        base.issuedAt = Math.max(now - STALL_RETRY_WINDOW_MS, Math.min(now, x.partialMs));
       }
     }
   } else {
