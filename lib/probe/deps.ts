@@ -3,8 +3,7 @@
  * the restart and observation stores and one cheap call per table.
  */
 import { type DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
-import { RestartCache } from "../restarts/record.ts";
-import { DynamoObservationStore, DynamoRestartStore } from "../restarts/store.ts";
+import { DynamoObservationStore, DynamoRestartStore, RestartCache } from "../restarts/index.ts";
 import type { ServiceDeps } from "../service/deps.ts";
 import { AUDIT_TABLE, REGISTRY_TABLE, STATE_TABLE, type TableDefinition } from "../state/tables.ts";
 import type { ProbeDeps, TablePing } from "./probe.ts";

@@ -8,14 +8,12 @@ import type { DeploymentRecord } from "../domain.ts";
 import type { ServiceKeys } from "../keys.ts";
 import type { KubeDriver } from "../kube/driver.ts";
 import type { RegistryStore } from "../registry/store.ts";
-import { detectBetween, detectInProcess } from "../restarts/detect.ts";
-import { attributionDeps } from "../restarts/identity.ts";
-import { compactObservation, toObservation } from "../restarts/observe.ts";
-import type { RestartLine } from "../restarts/parse.ts";
-import { readRestartLines } from "../restarts/parse.ts";
-import { READ_BOUNDS, type RestartCache, recordTransitions } from "../restarts/record.ts";
-import type { ObservationStore, RestartStore } from "../restarts/store.ts";
-import type { Observation, Transition } from "../restarts/types.ts";
+import {
+  type ObservationStore,
+  observeDeploymentRestarts,
+  type RestartCache,
+  type RestartStore,
+} from "../restarts/index.ts";
 import {
   type CheckStatus,
   type ClusterCheck,
@@ -64,8 +62,6 @@ export interface ProbeOptions {
 export const DEFAULT_BUDGET_MS = 50_000;
 /** `GET /version` slower than this marks the cluster degraded. */
 export const SLOW_CLUSTER_MS = 2_000;
-/** Overlap of successive in-process reads, so a restart at a window edge is not lost. */
-const IN_PROCESS_OVERLAP_MS = 5 * 60_000;
 
 const codeOf = (e: unknown): string => (isServiceError(e) ? e.code : "INTERNAL");
 
@@ -201,134 +197,6 @@ async function checkClusters(
   return { status: partial ? worst([status, "degraded"]) : status, clusters, partial, skipped };
 }
 
-/**
- * What to store as the deployment's last observation: the new one, except that deferred
- * transitions are rolled back so the next run detects them again.
- */
-export function pendingObservation(
-  next: Observation,
-  prev: Observation | null,
-  deferred: Transition[],
-): Observation {
-  if (deferred.length === 0) return next;
-  const pods = next.pods.map((p) => ({ ...p, containers: p.containers.map((c) => ({ ...c })) }));
-  const dropUids = new Set<string>();
-  for (const t of deferred) {
-    if (t.scope === "container-restart") {
-      const c = pods.find((p) => p.uid === t.next.podUid)?.containers.find((x) => x.name === t.container);
-      if (c) c.restartCount = t.previous.restartCount;
-    } else if (t.scope === "pod-replacement") {
-      dropUids.add(t.next.podUid);
-      const old = prev?.pods.find((p) => p.uid === t.previous.podUid);
-      if (old && !pods.some((p) => p.uid === old.uid)) pods.push(old);
-    }
-  }
-  return { observedAt: next.observedAt, pods: pods.filter((p) => !dropUids.has(p.uid)) };
-}
-
-interface DeploymentResult {
-  /** Reads skipped because the budget ran out (the run is then partial). */
-  skippedReads: number;
-  /** Observed without Events (a permission gap): attribution has less evidence. */
-  withoutEvents: boolean;
-  transitions: number;
-  written: number;
-  existing: number;
-  deferred: number;
-}
-
-async function probeDeployment(
-  deps: ProbeDeps,
-  d: DeploymentRecord,
-  budget: Budget,
-  identity: ServiceKeys["identity"] | null,
-): Promise<DeploymentResult> {
-  const prev = await deps.observations.get(d.namespaceId, d.agentId, d.deploymentId);
-  const call = { signal: budget.signal, deadline: budget.deadline };
-  let withoutEvents = false;
-  let runtime: Awaited<ReturnType<ProbeDeps["driver"]["observeRuntime"]>>;
-  try {
-    runtime = await deps.driver.observeRuntime(d, { events: true, ...call });
-  } catch (e) {
-    if (codeOf(e) !== "RUNTIME_LOGS_CLUSTER_RBAC") throw e;
-    // Events denied (the clusters check names the permission): detect without them, attribute less.
-    runtime = await deps.driver.observeRuntime(d, { events: false, ...call });
-    withoutEvents = true;
-  }
-  const observation = toObservation(runtime);
-  const items: { transition: Transition; chain: RestartLine[] | null }[] = detectBetween(
-    prev,
-    observation,
-  ).map((transition) => ({ transition, chain: null }));
-
-  // In-process restarts are invisible to Kubernetes: read each running container's recent lines.
-  const since = prev
-    ? new Date(Date.parse(prev.observedAt) - IN_PROCESS_OVERLAP_MS).toISOString()
-    : undefined;
-  let skippedReads = 0;
-  for (const pod of observation.pods) {
-    for (const c of pod.containers) {
-      if (c.init) continue;
-      if (budget.left() <= 0) {
-        skippedReads++;
-        continue;
-      }
-      try {
-        const chunk = await deps.driver.readLog(d, {
-          role: pod.role,
-          pod: pod.name,
-          podUid: pod.uid,
-          container: c.name,
-          previous: false,
-          tailLines: READ_BOUNDS.tailLines,
-          limitBytes: READ_BOUNDS.limitBytes,
-          ...(since && !Number.isNaN(Date.parse(since)) ? { sinceTime: since } : {}),
-          signal: budget.signal,
-          deadline: budget.deadline,
-        });
-        const text = chunk.truncated
-          ? chunk.text.slice(0, Math.max(0, chunk.text.lastIndexOf("\n")))
-          : chunk.text;
-        for (const found of detectInProcess(pod, c, readRestartLines(text))) items.push(found);
-      } catch (e) {
-        deps.log.warn("in-process restart read failed", { code: codeOf(e), deployment: d.deploymentId });
-      }
-    }
-  }
-
-  const outcome = await recordTransitions(
-    {
-      deployment: d,
-      driver: deps.driver,
-      store: deps.restarts,
-      attribution: attributionDeps(identity, d.namespaceId),
-      detectedBy: "health-probe",
-      now: deps.now,
-      signal: budget.signal,
-      deadline: budget.deadline,
-      log: deps.log,
-      ...(deps.cache ? { cache: deps.cache } : {}),
-      ...(deps.newId ? { newId: deps.newId } : {}),
-    },
-    items,
-    new Set(observation.pods.map((p) => p.uid)),
-  );
-  await deps.observations.put(
-    d.namespaceId,
-    d.agentId,
-    d.deploymentId,
-    compactObservation(pendingObservation(observation, prev, outcome.deferred)),
-  );
-  return {
-    skippedReads,
-    withoutEvents,
-    transitions: items.length,
-    written: outcome.written,
-    existing: outcome.existing,
-    deferred: outcome.deferred.length,
-  };
-}
-
 async function checkRestarts(
   deps: ProbeDeps,
   deployments: DeploymentRecord[],
@@ -348,7 +216,7 @@ async function checkRestarts(
       return;
     }
     try {
-      const r = await probeDeployment(deps, d, budget, identity);
+      const r = await observeDeploymentRestarts(deps, d, budget, identity);
       check.observed++;
       check.transitions += r.transitions;
       check.recorded += r.written;

@@ -34,6 +34,14 @@ import { RESTART_LIST_LIMIT, type RestartStore } from "./store.ts";
 import type { RestartRecord, Transition } from "./types.ts";
 
 export { attribute } from "./attribute.ts";
+export {
+  type DeploymentRestartsCall,
+  type DeploymentRestartsDeps,
+  type DeploymentRestartsResult,
+  IN_PROCESS_OVERLAP_MS,
+  observeDeploymentRestarts,
+  pendingObservation,
+} from "./deployment.ts";
 export { detectBetween, detectInProcess, detectSingle, instanceKey } from "./detect.ts";
 export { restartRecordLines } from "./format.ts";
 export { attributionDeps } from "./identity.ts";

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { probeBudget } from "../../../lib/probe/handler.ts";
-import { pendingObservation } from "../../../lib/probe/probe.ts";
 import {
   createProbeMetrics,
   groupStatus,
@@ -9,6 +8,7 @@ import {
   worst,
 } from "../../../lib/probe/report.ts";
 import { detectBetween } from "../../../lib/restarts/detect.ts";
+import { pendingObservation } from "../../../lib/restarts/index.ts";
 import { container, obs, pod } from "./fixtures.ts";
 
 function report(over: Partial<ProbeReport["checks"]> = {}): ProbeReport {
