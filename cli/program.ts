@@ -156,7 +156,8 @@ ${GLOBAL_HELP}`,
     .addOption(new Option("--level <level>", "minimum level of lines to show").choices(LEVELS))
     .option("-f, --follow", "keep polling for new lines every 2s until Ctrl-C")
     .option("--timestamps [bool]", "show each line's time (--timestamps=false hides it)")
-    .option("--prefix", "start each line with its source/Pod/container (always on with --source all)")
+    .option("--prefix", "start each line with its source/Pod/container (default with --source all)")
+    .option("--no-prefix", "never start lines with their source/Pod/container, even with --source all")
     .option(
       "--download [file]",
       "save the newest 1000 lines as text to FILE, or under the server's file name in the current directory; prints the saved path",
@@ -264,8 +265,8 @@ export function logsOptions(raw: RawLogOptions, now: number): LogsOptions {
     previous,
     follow,
     timestamps,
-    prefix: raw.prefix === true,
   };
+  if (raw.prefix !== undefined) o.prefix = raw.prefix;
   if (raw.container !== undefined) o.container = parseContainer(raw.container);
   const deployment = deploymentOpt(raw.deployment);
   if (deployment !== undefined) o.deployment = deployment;

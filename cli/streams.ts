@@ -31,7 +31,7 @@ export interface ReadOptions {
   segments: string[];
   follow: boolean;
   timestamps: boolean;
-  /** Prefix lines with their stream (always on for a merged view). */
+  /** Prefix lines with their stream (a merged view's default; `--no-prefix` turns it off). */
   prefix: boolean;
   /** More than one stream may be read: unavailable ones are skipped, JSON records name their stream. */
   merged: boolean;
@@ -154,9 +154,10 @@ export async function readStreams(ctx: Ctx, specs: StreamSpec[], o: ReadOptions)
     states.push(new StreamState(spec, STREAM_COLORS[states.length % STREAM_COLORS.length]!));
   };
   for (const spec of specs) add(spec);
-  const prefixed = o.prefix || o.merged;
+  const prefixed = o.prefix;
+  // Notices of a merged view always name their stream, whatever the lines do.
   const noticeFor = (state: StreamState, message: string) =>
-    ctx.notice(prefixed ? `${state.label()}: ${message}` : message);
+    ctx.notice(prefixed || o.merged ? `${state.label()}: ${message}` : message);
 
   let incomplete = false;
   let neverStarted = false;

@@ -28,7 +28,8 @@ export interface LogsOptions {
   level?: MinLevel;
   follow: boolean;
   timestamps: boolean;
-  prefix: boolean;
+  /** `--prefix` / `--no-prefix`; unset: on for `--source all`, off for one source. */
+  prefix?: boolean;
   /** `true` for `--download` without FILE. */
   download?: string | true;
 }
@@ -99,7 +100,7 @@ async function mergedView(
     segments,
     follow: o.follow,
     timestamps: o.timestamps,
-    prefix: true,
+    prefix: o.prefix ?? true,
     merged: true,
     discover: async () => {
       sel.runtimes.delete(sel.deploymentId);
@@ -151,7 +152,7 @@ export async function logsCommand(ctx: Ctx, agent: string, o: LogsOptions): Prom
     segments,
     follow: o.follow,
     timestamps: o.timestamps,
-    prefix: o.prefix,
+    prefix: o.prefix ?? false,
     merged: false,
     explainEmpty:
       source === "sandbox"
