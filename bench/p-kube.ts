@@ -85,7 +85,11 @@ export async function benchKube(options: { runs?: number; warmup?: number } = {}
         allowInsecureClusters: true,
         secretPrefix: "runtime-logs/clusters/",
       }),
-      getCluster: async (clusterId) => ({ clusterId, kubeconfigRef: `file:${files[clusterId]}` }),
+      getCluster: async (clusterId) => ({
+        clusterId,
+        kubeconfigRef: `file:${files[clusterId]}`,
+        allowStaticCredentials: true,
+      }),
     });
     const placement = { clusterId: "bench", namespace: "tenant-a", plane: "control" as const };
     const deployment: DeploymentRecord = {

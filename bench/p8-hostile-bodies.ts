@@ -86,7 +86,11 @@ export async function run(
         allowInsecureClusters: true,
         secretPrefix: "runtime-logs/clusters/",
       }),
-      getCluster: async (clusterId) => ({ clusterId, kubeconfigRef: `file:${files[clusterId]}` }),
+      getCluster: async (clusterId) => ({
+        clusterId,
+        kubeconfigRef: `file:${files[clusterId]}`,
+        allowStaticCredentials: true,
+      }),
     });
     const deployment: DeploymentRecord = {
       namespaceId: "acme",

@@ -52,6 +52,11 @@ export interface ClusterRecord {
   clusterId: string;
   kubeconfigRef: string;
   displayName: string;
+  /**
+   * Static credentials (a bearer token or basic auth) in this cluster's kubeconfig are accepted only
+   * when true (docs/kube.md § Kubeconfigs); exec (EKS) and client certificates need no allowance.
+   */
+  allowStaticCredentials?: boolean;
 }
 
 /** An OpenShell gateway (docs/state.md § Registry table): where its connection document lives. */

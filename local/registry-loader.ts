@@ -100,7 +100,10 @@ export async function loadRegistry(
   return items.length;
 }
 
-/** A local cluster item: `file:` kubeconfig reference (docs/state.md § Registry table). */
+/**
+ * A local cluster item: `file:` kubeconfig reference (docs/state.md § Registry table). The kube
+ * simulator authenticates with bearer tokens, so local clusters allow static credentials.
+ */
 export const localCluster = (
   clusterId: string,
   kubeconfigPath: string,
@@ -109,4 +112,5 @@ export const localCluster = (
   clusterId,
   kubeconfigRef: `file:${kubeconfigPath}`,
   displayName,
+  allowStaticCredentials: true,
 });

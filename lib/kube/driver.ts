@@ -60,7 +60,7 @@ const ID = /^[a-z0-9]([a-z0-9_-]{0,62}[a-z0-9])?$/;
 
 export type ClusterLookup = (
   clusterId: string,
-) => Promise<Pick<ClusterRecord, "clusterId" | "kubeconfigRef"> | undefined>;
+) => Promise<Pick<ClusterRecord, "clusterId" | "kubeconfigRef" | "allowStaticCredentials"> | undefined>;
 
 export interface KubeDriverOptions {
   kubeconfigs: KubeconfigStore;
@@ -163,7 +163,9 @@ export class ClientNodeKubeDriver implements KubeDriver {
         throw new ServiceError("RUNTIME_LOGS_UNAVAILABLE", {
           internal: `cluster ${clusterId}: not registered`,
         });
-      kc = await this.options.kubeconfigs.get(clusterId, cluster.kubeconfigRef);
+      kc = await this.options.kubeconfigs.get(clusterId, cluster.kubeconfigRef, {
+        allowStaticCredentials: cluster.allowStaticCredentials === true,
+      });
     } catch (e) {
       if (e instanceof ServiceError) throw e;
       throw new ServiceError("RUNTIME_LOGS_UNAVAILABLE", { internal: `cluster ${clusterId}: lookup failed` });

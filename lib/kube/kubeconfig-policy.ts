@@ -2,19 +2,32 @@
  * The kubeconfig policy (docs/kube.md § Kubeconfigs): parse the YAML, take the current context's
  * cluster and user, and accept only what the service can use safely:
  * - `https` servers; `insecure-skip-tls-verify: true` (and so plain `http`) only when allowed;
- * - static credentials (token, client certificate, basic) or the EKS `aws eks get-token` exec form,
- *   whose token the service mints itself; every other exec plugin and every auth-provider is refused;
+ * - client certificates or the EKS `aws eks get-token` exec form, whose token the service mints
+ *   itself; static credentials (a bearer token, a token file, basic auth) only when the cluster's
+ *   Registry item allows them; every other exec plugin and every auth-provider is refused;
  * - file references only for local (`file:`) kubeconfigs, read here so nothing is read later;
  * - no proxies, no impersonation.
- * Errors name the field, never a value.
+ * Errors carry a code and name the field, never a value.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { loadYaml } from "@kubernetes/client-node";
 import { z } from "zod";
 
+/**
+ * Why a kubeconfig was refused: static credentials the cluster does not allow, or anything else the
+ * policy refuses. The code goes to operators (logs, probe); clients only ever see "unavailable".
+ */
+export type KubeconfigRefusal = "KUBECONFIG_STATIC_CREDENTIALS_REFUSED" | "KUBECONFIG_REFUSED";
+
 export class KubeconfigRejected extends Error {
   override name = "KubeconfigRejected";
+  constructor(
+    message: string,
+    readonly code: KubeconfigRefusal = "KUBECONFIG_REFUSED",
+  ) {
+    super(message);
+  }
 }
 
 export interface EksExec {
@@ -39,6 +52,8 @@ export interface ResolvedKubeconfig {
 
 export interface PolicyOptions {
   allowInsecureClusters: boolean;
+  /** The cluster's Registry item allows a bearer token or basic auth (default: refused). */
+  allowStaticCredentials?: boolean;
   /** Directory of a local kubeconfig file; file references are refused when absent. */
   baseDir?: string;
 }
@@ -222,6 +237,21 @@ export function resolveKubeconfig(text: string, options: PolicyOptions): Resolve
     u.username !== undefined || u.password !== undefined,
     u.exec !== undefined,
   ].filter(Boolean).length;
+  const staticField =
+    u.token !== undefined
+      ? "user.token"
+      : u["token-file"] !== undefined
+        ? "user.token-file"
+        : u.username !== undefined || u.password !== undefined
+          ? "user.username/password"
+          : undefined;
+  if (staticField !== undefined && options.allowStaticCredentials !== true) {
+    // Checked before any file is read: a refused credential is never loaded.
+    throw new KubeconfigRejected(
+      `${staticField}: static credentials are refused unless the cluster allows them`,
+      "KUBECONFIG_STATIC_CREDENTIALS_REFUSED",
+    );
+  }
   if (methods > 1) throw new KubeconfigRejected("user sets more than one credential kind");
 
   let credentials: ResolvedKubeconfig["credentials"] = { kind: "none" };

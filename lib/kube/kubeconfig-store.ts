@@ -17,8 +17,14 @@ import { KeptAliveKubeConfig } from "./cluster-session.ts";
 import { EksTokenCache } from "./eks-token.ts";
 import { KubeconfigRejected, type ResolvedKubeconfig, resolveKubeconfig } from "./kubeconfig-policy.ts";
 
+/** Per-cluster allowances from the cluster's Registry item. */
+export interface ClusterAllowances {
+  /** Static credentials (bearer token, basic auth) are accepted; default refused. */
+  allowStaticCredentials?: boolean;
+}
+
 export interface KubeconfigStore {
-  get(clusterId: string, ref: string): Promise<KubeConfig>;
+  get(clusterId: string, ref: string, allowances?: ClusterAllowances): Promise<KubeConfig>;
 }
 
 export const KUBECONFIG_CACHE_MS = 5 * 60_000;
@@ -125,8 +131,8 @@ export class DefaultKubeconfigStore implements KubeconfigStore {
     this.#now = options.now ?? Date.now;
   }
 
-  async get(clusterId: string, ref: string): Promise<KubeConfig> {
-    const resolved = await this.#resolve(clusterId, ref);
+  async get(clusterId: string, ref: string, allowances: ClusterAllowances = {}): Promise<KubeConfig> {
+    const resolved = await this.#resolve(clusterId, ref, allowances.allowStaticCredentials === true);
     const connections = this.#connectionsFor(clusterId, resolved);
     if (resolved.credentials.kind !== "eks") return toKubeConfig(clusterId, resolved, undefined, connections);
     const { clusterName, region: explicit } = resolved.credentials.eks;
@@ -163,12 +169,13 @@ export class DefaultKubeconfigStore implements KubeconfigStore {
    * Parsed and policy-checked kubeconfigs are cached per container for 5 minutes, whatever their
    * source: a file is not re-read and re-validated on every Kubernetes call.
    */
-  #resolve(clusterId: string, ref: string): Promise<ResolvedKubeconfig> {
-    const key = `${clusterId}\0${ref}`;
+  #resolve(clusterId: string, ref: string, allowStatic: boolean): Promise<ResolvedKubeconfig> {
+    // The allowance is part of the key: revoking it takes effect with the next Registry read.
+    const key = `${clusterId}\0${ref}\0${allowStatic}`;
     const now = this.#now();
     const hit = this.#cache.get(key);
     if (hit && now - hit.loadedAt < KUBECONFIG_CACHE_MS && now >= hit.loadedAt) return hit.config;
-    const config = this.#load(clusterId, ref);
+    const config = this.#load(clusterId, ref, allowStatic);
     const entry = { loadedAt: now, config };
     this.#cache.set(key, entry);
     // Failures are not cached: the next request tries again.
@@ -178,16 +185,16 @@ export class DefaultKubeconfigStore implements KubeconfigStore {
     return config;
   }
 
-  #load(clusterId: string, ref: string): Promise<ResolvedKubeconfig> {
+  #load(clusterId: string, ref: string, allowStatic: boolean): Promise<ResolvedKubeconfig> {
     const colon = ref.indexOf(":");
     const scheme = colon > 0 ? ref.slice(0, colon) : "";
     const target = ref.slice(colon + 1);
-    if (scheme === "file") return this.#fromFile(clusterId, target);
-    if (scheme === "secretsmanager") return this.#fromSecret(clusterId, target);
+    if (scheme === "file") return this.#fromFile(clusterId, target, allowStatic);
+    if (scheme === "secretsmanager") return this.#fromSecret(clusterId, target, allowStatic);
     return Promise.reject(failure(clusterId, "reference has an unsupported scheme"));
   }
 
-  async #fromFile(clusterId: string, file: string): Promise<ResolvedKubeconfig> {
+  async #fromFile(clusterId: string, file: string, allowStatic: boolean): Promise<ResolvedKubeconfig> {
     if (file.length === 0 || file.includes("\0")) throw failure(clusterId, "file reference is malformed");
     let text: string;
     try {
@@ -195,10 +202,10 @@ export class DefaultKubeconfigStore implements KubeconfigStore {
     } catch {
       throw failure(clusterId, "file cannot be read");
     }
-    return this.#apply(clusterId, text, path.dirname(path.resolve(file)));
+    return this.#apply(clusterId, text, path.dirname(path.resolve(file)), allowStatic);
   }
 
-  #fromSecret(clusterId: string, name: string): Promise<ResolvedKubeconfig> {
+  #fromSecret(clusterId: string, name: string, allowStatic: boolean): Promise<ResolvedKubeconfig> {
     const prefix = this.options.secretPrefix;
     if (
       !SECRET_NAME.test(name) ||
@@ -208,10 +215,10 @@ export class DefaultKubeconfigStore implements KubeconfigStore {
     ) {
       return Promise.reject(failure(clusterId, "secret name is outside the allowed prefix"));
     }
-    return this.#loadSecret(clusterId, name);
+    return this.#loadSecret(clusterId, name, allowStatic);
   }
 
-  async #loadSecret(clusterId: string, name: string): Promise<ResolvedKubeconfig> {
+  async #loadSecret(clusterId: string, name: string, allowStatic: boolean): Promise<ResolvedKubeconfig> {
     const secrets = this.options.secrets;
     if (!secrets) throw failure(clusterId, "secret store is not configured");
     let text: string | undefined;
@@ -224,18 +231,25 @@ export class DefaultKubeconfigStore implements KubeconfigStore {
     if (typeof text !== "string" || text.length === 0 || text.length > 256 * 1024) {
       throw failure(clusterId, "secret holds no kubeconfig text");
     }
-    return this.#apply(clusterId, text, undefined);
+    return this.#apply(clusterId, text, undefined, allowStatic);
   }
 
-  #apply(clusterId: string, text: string, baseDir: string | undefined): ResolvedKubeconfig {
+  #apply(
+    clusterId: string,
+    text: string,
+    baseDir: string | undefined,
+    allowStatic: boolean,
+  ): ResolvedKubeconfig {
     try {
       return resolveKubeconfig(text, {
         allowInsecureClusters: this.options.allowInsecureClusters,
+        allowStaticCredentials: allowStatic,
         ...(baseDir !== undefined ? { baseDir } : {}),
       });
     } catch (e) {
-      if (e instanceof KubeconfigRejected) throw failure(clusterId, `rejected: ${e.message}`);
-      throw failure(clusterId, "rejected");
+      // The code first, so logs and the probe can select on it; the message names a field only.
+      if (e instanceof KubeconfigRejected) throw failure(clusterId, `refused (${e.code}): ${e.message}`);
+      throw failure(clusterId, "refused (KUBECONFIG_REFUSED)");
     }
   }
 }

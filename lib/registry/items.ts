@@ -99,7 +99,11 @@ const deploymentItem = z.object({
   sandbox: sandboxSchema.optional(),
 });
 
-const clusterItem = z.object({ kubeconfigRef: z.string().min(1), displayName: z.string() });
+const clusterItem = z.object({
+  kubeconfigRef: z.string().min(1),
+  displayName: z.string(),
+  allowStaticCredentials: z.boolean().optional(),
+});
 const openshellItem = z.object({ connectionRef: z.string().min(1), displayName: z.string() });
 
 export function agentToItem(agent: AgentRecord): RegistryItem {
@@ -162,14 +166,20 @@ export function deploymentFromItem(item: Record<string, unknown>): DeploymentRec
 }
 
 export function clusterToItem(c: ClusterRecord): RegistryItem {
-  return { ...clusterKey(c.clusterId), kubeconfigRef: c.kubeconfigRef, displayName: c.displayName };
+  return {
+    ...clusterKey(c.clusterId),
+    kubeconfigRef: c.kubeconfigRef,
+    displayName: c.displayName,
+    // Absent means refused: only an explicit allowance is stored.
+    ...(c.allowStaticCredentials === true ? { allowStaticCredentials: true } : {}),
+  };
 }
 
 export function clusterFromItem(item: Record<string, unknown>): ClusterRecord {
   const [clusterId] = match(CLUSTER_PK, item.pk, "cluster") as [string];
   if (item.sk !== META) throw new RegistryItemError("malformed cluster key");
-  const c = parse(clusterItem, item, "cluster");
-  return { clusterId, ...c };
+  const { allowStaticCredentials, ...c } = parse(clusterItem, item, "cluster");
+  return { clusterId, ...c, ...(allowStaticCredentials === true ? { allowStaticCredentials } : {}) };
 }
 
 export function openshellToItem(g: OpenShellGatewayRecord): RegistryItem {

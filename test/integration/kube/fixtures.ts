@@ -89,7 +89,9 @@ export async function harness(raw: Json, options: Partial<KubeDriverOptions> = {
   const driver = createKubeDriver({
     kubeconfigs: store,
     getCluster: async (clusterId) =>
-      kubeconfigs[clusterId] ? { clusterId, kubeconfigRef: `file:${kubeconfigs[clusterId]}` } : undefined,
+      kubeconfigs[clusterId]
+        ? { clusterId, kubeconfigRef: `file:${kubeconfigs[clusterId]}`, allowStaticCredentials: true }
+        : undefined,
     ...options,
   });
   const call = (overrides: Partial<CallOptions> = {}): CallOptions => ({

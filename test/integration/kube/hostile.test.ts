@@ -135,7 +135,11 @@ beforeAll(async () => {
       allowInsecureClusters: true,
       secretPrefix: "runtime-logs/clusters/",
     }),
-    getCluster: async (clusterId) => ({ clusterId, kubeconfigRef: `file:${file}` }),
+    getCluster: async (clusterId) => ({
+      clusterId,
+      kubeconfigRef: `file:${file}`,
+      allowStaticCredentials: true,
+    }),
     callTimeoutMs: 1000,
   });
 });

@@ -136,6 +136,7 @@ describe("registry round trips (loader → table → store)", () => {
       clusterId: "demo",
       kubeconfigRef: "file:/tmp/demo.kubeconfig",
       displayName: "Demo cluster",
+      allowStaticCredentials: true,
     });
     expect(await s.getAgent("acme", "nobody")).toBeNull();
     expect(await s.getCluster("nowhere")).toBeNull();

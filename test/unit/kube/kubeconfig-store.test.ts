@@ -12,6 +12,8 @@ import {
 } from "../../../lib/kube/kubeconfig-store.ts";
 
 const SECRET_TOKEN = "s3cr3t-token-value-0123456789";
+/** The cluster's Registry item allows static credentials (these tests use bearer tokens). */
+const STATIC = { allowStaticCredentials: true };
 
 function kubeconfig(cluster: Record<string, unknown>, user: Record<string, unknown>): string {
   return JSON.stringify({
@@ -58,7 +60,7 @@ describe("KubeconfigStore policy", () => {
       "runtime-logs/clusters/prod": kubeconfig(HTTPS, { token: SECRET_TOKEN }),
     });
     const store = createKubeconfigStore({ ...base, secrets: sender });
-    const kc = await store.get("prod", "secretsmanager:runtime-logs/clusters/prod");
+    const kc = await store.get("prod", "secretsmanager:runtime-logs/clusters/prod", STATIC);
     expect(kc.getCurrentCluster()?.server).toBe("https://k8s.example.com:6443");
     expect(kc.getCurrentCluster()?.skipTLSVerify).toBe(false);
     expect(kc.getCurrentUser()?.token).toBe(SECRET_TOKEN);
@@ -70,12 +72,12 @@ describe("KubeconfigStore policy", () => {
       "runtime-logs/clusters/a": kubeconfig(HTTPS, { token: SECRET_TOKEN }),
     });
     const store = createKubeconfigStore({ ...base, secrets: sender, now: () => now });
-    await store.get("a", "secretsmanager:runtime-logs/clusters/a");
+    await store.get("a", "secretsmanager:runtime-logs/clusters/a", STATIC);
     now += KUBECONFIG_CACHE_MS - 1;
-    await store.get("a", "secretsmanager:runtime-logs/clusters/a");
+    await store.get("a", "secretsmanager:runtime-logs/clusters/a", STATIC);
     expect(calls).toHaveLength(1);
     now += 2;
-    await store.get("a", "secretsmanager:runtime-logs/clusters/a");
+    await store.get("a", "secretsmanager:runtime-logs/clusters/a", STATIC);
     expect(calls).toHaveLength(2);
   });
 
@@ -123,7 +125,7 @@ describe("KubeconfigStore policy", () => {
   it.each(refused)("refuses %s, naming the cluster and never the contents", async (_label, cluster, user) => {
     const { sender } = fakeSecrets({ "runtime-logs/clusters/x": kubeconfig(cluster, user) });
     const store = createKubeconfigStore({ ...base, secrets: sender });
-    const e = await rejection(store.get("cl-9", "secretsmanager:runtime-logs/clusters/x"));
+    const e = await rejection(store.get("cl-9", "secretsmanager:runtime-logs/clusters/x", STATIC));
     expect(isServiceError(e) && e.code).toBe("RUNTIME_LOGS_UNAVAILABLE");
     expect(e.message).toContain("cluster cl-9");
     expect(e.message).not.toContain(SECRET_TOKEN);
@@ -141,9 +143,9 @@ describe("KubeconfigStore policy", () => {
       ),
     );
     const strict = createKubeconfigStore({ ...base });
-    expect(isServiceError(await rejection(strict.get("a", `file:${file}`)))).toBe(true);
+    expect(isServiceError(await rejection(strict.get("a", `file:${file}`, STATIC)))).toBe(true);
     const local = createKubeconfigStore({ ...base, allowInsecureClusters: true });
-    const kc = await local.get("a", `file:${file}`);
+    const kc = await local.get("a", `file:${file}`, STATIC);
     expect(kc.getCurrentCluster()?.skipTLSVerify).toBe(true);
   });
 
@@ -172,7 +174,7 @@ describe("KubeconfigStore policy", () => {
         "",
       ].join("\n"),
     );
-    const kc = await createKubeconfigStore(base).get("a", `file:${file}`);
+    const kc = await createKubeconfigStore(base).get("a", `file:${file}`, STATIC);
     expect(kc.getCurrentUser()?.token).toBe(SECRET_TOKEN);
     expect(Buffer.from(kc.getCurrentCluster()?.caData ?? "", "base64").toString()).toContain(
       "BEGIN CERTIFICATE",
