@@ -86,11 +86,31 @@ function issuesToDetails(error: z.ZodError, prefix: string, input: Record<string
 }
 
 /**
- * Echo a client's parameter name only when it reads like a word (letters and `_`, no digits), so a
- * typo is easy to spot but a secret pasted as a name (keys mix digits in) is never reflected.
+ * Echo a client's parameter name only when it is a near miss of a contract parameter (a typo such
+ * as `tailLine`, at most two edits away), so a typo is easy to spot while nothing else a client
+ * sends as a name, a secret pasted by mistake included, is ever reflected.
  */
-function safeName(key: string): string {
-  return /^[A-Za-z][A-Za-z_]{0,31}$/.test(key) ? key : "?";
+export function safeName(key: string): string {
+  if (key.length > 32) return "?";
+  const lower = key.toLowerCase();
+  return LOG_QUERY_PARAMETERS.some((name) => withinTwoEdits(lower, name.toLowerCase())) ? key : "?";
+}
+
+/** Levenshtein distance ≤ 2, by the banded dynamic programme (both strings are ≤ 32 characters). */
+function withinTwoEdits(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 2) return false;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = (previous[j - 1] ?? Number.POSITIVE_INFINITY) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      const deletion = (previous[j] ?? Number.POSITIVE_INFINITY) + 1;
+      const insertion = (current[j - 1] ?? Number.POSITIVE_INFINITY) + 1;
+      current.push(Math.min(substitution, deletion, insertion));
+    }
+    previous = current;
+  }
+  return (previous[b.length] ?? Number.POSITIVE_INFINITY) <= 2;
 }
 
 export function invalidRequest(details: ErrorDetail[]): ServiceError {

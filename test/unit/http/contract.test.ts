@@ -7,6 +7,7 @@ import {
   parseLogQuery,
   parsePath,
   requireNoQuery,
+  safeName,
 } from "../../../lib/api/schemas.ts";
 import { isRfc3339Utc } from "../../../lib/rfc3339.ts";
 
@@ -80,7 +81,8 @@ describe("log query", () => {
     [{ source: "gateway", container: "c".repeat(64) }, "query.container", "invalid_value"],
     [{ source: "gateway", container: "" }, "query.container", "invalid_value"],
     [{ source: "gateway", previous: "yes" }, "query.previous", "invalid_value"],
-    [{ source: "gateway", follow: "true" }, "query.follow", "unknown_parameter"],
+    [{ source: "gateway", tailLine: "3" }, "query.tailLine", "unknown_parameter"],
+    [{ source: "gateway", follow: "true" }, "query.?", "unknown_parameter"],
   ])("rejects %j at %s", (query, path, code) => {
     const error = failure(() => parseLogQuery(query, "logs", NOW));
     expect(error.code).toBe("INVALID_REQUEST");
@@ -150,7 +152,7 @@ describe("paths", () => {
   it("status routes take no query", () => {
     expect(() => requireNoQuery(undefined)).not.toThrow();
     expect(failure(() => requireNoQuery({ x: "1" })).details).toEqual([
-      { path: "query.x", code: "unknown_parameter" },
+      { path: "query.?", code: "unknown_parameter" },
     ]);
   });
 
@@ -158,5 +160,48 @@ describe("paths", () => {
     expect(isRfc3339Utc("2024-02-29T00:00:00.123456789Z")).toBe(true);
     expect(isRfc3339Utc("2025-02-29T00:00:00Z")).toBe(false);
     expect(isRfc3339Utc("2025-01-01T24:00:00Z")).toBe(false);
+  });
+
+  it("reflects an unknown parameter's name only when it is a near miss of a contract parameter", () => {
+    // Independent oracle: the plain recursive edit distance, bounded at 3.
+    const distance = (a: string, b: string, budget = 3): number => {
+      if (budget < 0) return 99;
+      if (a === "" || b === "") return a.length + b.length;
+      if (a[0] === b[0]) return distance(a.slice(1), b.slice(1), budget);
+      return (
+        1 +
+        Math.min(
+          distance(a.slice(1), b, budget - 1),
+          distance(a, b.slice(1), budget - 1),
+          distance(a.slice(1), b.slice(1), budget - 1),
+        )
+      );
+    };
+    const nearMiss = (key: string) =>
+      LOG_QUERY_PARAMETERS.some((name) => distance(key.toLowerCase(), name.toLowerCase()) <= 2);
+    const typo = fc
+      .tuple(
+        fc.constantFrom(...LOG_QUERY_PARAMETERS),
+        fc.array(fc.tuple(fc.nat(40), fc.string({ minLength: 1, maxLength: 1 })), { maxLength: 2 }),
+      )
+      .map(([name, edits]) =>
+        edits.reduce(
+          (s: string, [at, c]) => s.slice(0, at % (s.length + 1)) + c + s.slice(at % (s.length + 1)),
+          name as string,
+        ),
+      );
+    fc.assert(
+      fc.property(
+        fc.oneof(typo, fc.string({ maxLength: 40 }), fc.stringMatching(/^[A-Za-z]{8,40}$/)),
+        (key) => {
+          const echoed = safeName(key);
+          expect(echoed).toBe(key.length <= 32 && nearMiss(key) ? key : "?");
+        },
+      ),
+      { numRuns: 2000 },
+    );
+    // Letters-only provider keys (a random AWS key ID can draw no digit) are never reflected.
+    expect(safeName("AKIAHMKJLXJZDHBWADYL")).toBe("?");
+    expect(safeName("tailLine")).toBe("tailLine");
   });
 });
