@@ -87,15 +87,17 @@ class OpenShellSandboxDriver implements SandboxDriver {
     const grpc = await loadGrpc();
     const client = this.#client(gatewayId, connection, grpc);
     const started = this.#now();
-    const timeoutMs = Math.min(this.#callTimeoutMs, options.deadline - started);
-    if (timeoutMs <= 0 || options.signal.aborted) throw grpcFailure(4, scope);
+    const remainingMs = options.deadline - started;
+    const timeoutMs = Math.min(this.#callTimeoutMs, remainingMs);
+    const bound = { ...scope, requestBound: remainingMs <= this.#callTimeoutMs };
+    if (timeoutMs <= 0 || options.signal.aborted) throw grpcFailure(4, bound);
     try {
       const result = await run(client, { signal: options.signal, timeoutMs });
       return { result, latencyMs: this.#now() - started, auth: connection.auth };
     } catch (e) {
       const code = grpc.grpcCodeOf(e);
       // Anything that is not a gRPC status (a TLS failure, a refused connection) is UNAVAILABLE.
-      throw grpcFailure(code ?? 14, scope);
+      throw grpcFailure(code ?? 14, bound);
     }
   }
 

@@ -36,6 +36,11 @@ export interface GrpcErrorScope {
   deadline: number;
   requestSignal: AbortSignal;
   now: () => number;
+  /**
+   * The call's own budget was the request's remaining time, so its expiry is the request's
+   * deadline even when the timer fires a millisecond before the clock reads it.
+   */
+  requestBound?: boolean;
 }
 
 /**
@@ -53,7 +58,8 @@ export function grpcFailure(code: number, scope: GrpcErrorScope): ServiceError {
       return new ServiceError("RUNTIME_LOGS_CLUSTER_RBAC", { internal });
     case "DEADLINE_EXCEEDED":
     case "CANCELLED": {
-      const passed = scope.requestSignal.aborted || scope.now() >= scope.deadline;
+      const passed =
+        scope.requestSignal.aborted || scope.requestBound === true || scope.now() >= scope.deadline;
       return new ServiceError(passed ? "RUNTIME_LOGS_TIMEOUT" : "RUNTIME_LOGS_UNAVAILABLE", { internal });
     }
     default:
