@@ -2,10 +2,8 @@
  * Validation of command-line values, before any request (exit 2 on failure). Rules mirror the
  * HTTP contract (api.md) so the server never has to reject what the CLI let through.
  */
+import { DNS_LABEL, ID_PATTERN, isDnsSubdomain } from "../lib/api/ids.ts";
 import { UsageError } from "./errors.ts";
-
-export const ID_PATTERN = /^[a-z0-9]([a-z0-9_-]{0,62}[a-z0-9])?$/;
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 export const SOURCES = ["gateway", "agent", "sandbox"] as const;
 export type Source = (typeof SOURCES)[number];
@@ -34,14 +32,12 @@ export function parseId(what: string, value: string): string {
 }
 
 export function parsePod(value: string): string {
-  if (value.length < 1 || value.length > 253 || !DNS_SUBDOMAIN.test(value))
+  if (!isDnsSubdomain(value))
     throw new UsageError(
       `--pod ${quoteArg(value)} is not a valid Pod name (a DNS subdomain, 1-253 characters)`,
     );
   return value;
 }
-
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
 export function parseContainer(value: string): string {
   if (!DNS_LABEL.test(value))

@@ -4,7 +4,7 @@
  * container of the requested source is announced, never silently switched to. No active
  * deployment stops the command (exit 1) unless `--deployment` is given.
  */
-import { ID_PATTERN } from "./args.ts";
+import { ID_PATTERN } from "../lib/api/ids.ts";
 import { agentSegments, type Ctx, deploymentSegments } from "./context.ts";
 import { ApiError, Interrupted, TransportError } from "./errors.ts";
 import { deploymentList } from "./format/runtime.ts";

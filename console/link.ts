@@ -3,6 +3,7 @@
  * container, previous instance), so a view can be shared and reloaded. Values are checked against
  * the contract's patterns before use; anything malformed is dropped, never sent.
  */
+import { DNS_LABEL, ID_PATTERN, isDnsSubdomain } from "../lib/api/ids.ts";
 import type { SourceId } from "./types.ts";
 
 export interface ViewState {
@@ -15,9 +16,6 @@ export interface ViewState {
   previous?: boolean;
 }
 
-export const ID_PATTERN = /^[a-z0-9]([a-z0-9_-]{0,62}[a-z0-9])?$/;
-const DNS_SUBDOMAIN = /^(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const SOURCES: readonly SourceId[] = ["gateway", "agent", "sandbox"];
 
 /** URL parameter → state key; the order is the order they are written in. */
@@ -49,7 +47,7 @@ export function readViewState(search: string): ViewState {
   if (source === undefined) return state;
   state.source = source;
   if (source === "sandbox") return state;
-  const pod = get("pod", (v) => DNS_SUBDOMAIN.test(v));
+  const pod = get("pod", isDnsSubdomain);
   if (pod === undefined) return state;
   state.pod = pod;
   const container = get("container", (v) => DNS_LABEL.test(v));

@@ -3,10 +3,12 @@
  * selection (source, Pod, container — init or main — and "previous instance" only when that
  * container restarted).
  */
+
+import { ID_PATTERN } from "../../lib/api/ids.ts";
 import type { LogSelection } from "../api.ts";
 import { byId, el } from "../dom.ts";
 import { hourMinuteUtc } from "../format.ts";
-import { ID_PATTERN, type ViewState } from "../link.ts";
+import type { ViewState } from "../link.ts";
 import { count } from "../messages.ts";
 import type { Container, Deployment, Runtime, Source, SourceId } from "../types.ts";
 

@@ -5,10 +5,8 @@
 import { z } from "zod";
 import { isRfc3339Utc } from "../rfc3339.ts";
 import { type ErrorDetail, ServiceError } from "./errors.ts";
+import { DNS_LABEL, DNS_SUBDOMAIN, ID_PATTERN, MAX_DNS_SUBDOMAIN } from "./ids.ts";
 
-export const ID_PATTERN = /^[a-z0-9]([a-z0-9_-]{0,62}[a-z0-9])?$/;
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const MAX_DETAILS = 32;
 
 const id = z.string().regex(ID_PATTERN);
@@ -30,7 +28,7 @@ const boundedInt = (max: number) =>
 
 const logQueryFields = {
   source: z.enum(["gateway", "agent", "sandbox"]),
-  pod: z.string().min(1).max(253).regex(DNS_SUBDOMAIN).optional(),
+  pod: z.string().min(1).max(MAX_DNS_SUBDOMAIN).regex(DNS_SUBDOMAIN).optional(),
   /** An init or regular container of the chosen Pod; default the source's main container. */
   container: z.string().min(1).max(63).regex(DNS_LABEL).optional(),
   previous: bool.optional(),

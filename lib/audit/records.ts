@@ -4,6 +4,7 @@
  * along. A record failing a check is refused (the write fails closed).
  */
 
+import { DNS_LABEL, ID_PATTERN, isDnsSubdomain } from "../api/ids.ts";
 import type { AdmittingGrant, DenialReason, Route } from "../auth/policy.ts";
 import type { Action, SourceId } from "../domain.ts";
 
@@ -127,9 +128,6 @@ export class AuditRecordError extends Error {
   override name = "AuditRecordError";
 }
 
-const ID = /^[a-z0-9]([a-z0-9_-]{0,62}[a-z0-9])?$/;
-const DNS_LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
-const DNS_SUBDOMAIN = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
 const PREFIXED_ID = (prefix: string) => new RegExp(`^${prefix}_[A-Za-z0-9-]{1,64}$`);
 const REQUEST_ID = PREFIXED_ID("req");
 const VIEW_ID = PREFIXED_ID("rlv");
@@ -153,8 +151,8 @@ const oneOf = (set: Set<string>) => (v: unknown) => typeof v === "string" && set
 export function validateFields(f: AuditFields): void {
   check(EVENTS.has(f.event), "event");
   check(f.outcome === "success" || f.outcome === "denied", "outcome");
-  check(ID.test(f.namespaceId), "namespaceId");
-  check(ID.test(f.agentId), "agentId");
+  check(ID_PATTERN.test(f.namespaceId), "namespaceId");
+  check(ID_PATTERN.test(f.agentId), "agentId");
   check(
     typeof f.principalId === "string" &&
       f.principalId.length > 0 &&
@@ -165,10 +163,13 @@ export function validateFields(f: AuditFields): void {
   check(REQUEST_ID.test(f.requestId), "requestId");
   check(optional(f.action, oneOf(ACTIONS)), "action");
   check(optional(f.grant, oneOf(GRANTS)), "grant");
-  check(optional(f.deploymentId, matches(ID)), "deploymentId");
+  check(optional(f.deploymentId, matches(ID_PATTERN)), "deploymentId");
   check(optional(f.viewId, matches(VIEW_ID)), "viewId");
   check(optional(f.source, oneOf(SOURCES)), "source");
-  check(optional(f.pod, matches(DNS_SUBDOMAIN)), "pod");
+  check(
+    optional(f.pod, (v) => typeof v === "string" && isDnsSubdomain(v)),
+    "pod",
+  );
   check(optional(f.container, matches(DNS_LABEL)), "container");
   check(
     optional(f.previous, (v) => typeof v === "boolean"),

@@ -4,6 +4,7 @@
  * everything the clusters return.
  */
 import { ServiceError } from "../api/errors.ts";
+import { ID_PATTERN } from "../api/ids.ts";
 import type { ClusterRecord, DeploymentRecord, LogChunk, Plane, Role, RolePlacement } from "../domain.ts";
 import { ClusterSession, MAX_JSON_BYTES, statusMessage } from "./cluster-session.ts";
 import {
@@ -56,7 +57,6 @@ import {
 
 export const CALL_TIMEOUT_MS = 5_000;
 const ROLES: readonly Role[] = ["gateway", "agent"];
-const ID = /^[a-z0-9]([a-z0-9_-]{0,62}[a-z0-9])?$/;
 
 export type ClusterLookup = (
   clusterId: string,
@@ -185,8 +185,8 @@ export class ClientNodeKubeDriver implements KubeDriver {
 
   #selector(deployment: DeploymentRecord, role: Role, placement: RolePlacement): PodSelector {
     if (
-      !ID.test(deployment.agentId) ||
-      !ID.test(deployment.deploymentId) ||
+      !ID_PATTERN.test(deployment.agentId) ||
+      !ID_PATTERN.test(deployment.deploymentId) ||
       !isDnsLabel(placement.namespace)
     ) {
       throw new ServiceError("RUNTIME_LOGS_UNAVAILABLE", {

@@ -6,6 +6,7 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { ServiceError } from "../api/errors.ts";
+import { DNS_LABEL } from "../api/ids.ts";
 import { parseUtcTime } from "./time.ts";
 import type { CursorBinding, CursorKeys, CursorState, SecretKey } from "./types.ts";
 
@@ -25,8 +26,6 @@ const HASH = /^[A-Za-z0-9_-]{16}$/;
 const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const POD = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
 const UID = /^[A-Za-z0-9-]{1,64}$/;
-/** The container the view reads: a DNS label. */
-const CONTAINER = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
 export type VerifiedCursor =
   | { status: "valid"; state: CursorState }
@@ -145,7 +144,7 @@ function validate(o: Record<string, unknown>, keyId: string): CursorState {
   if (!isCount(i, 8.64e15) || i < 1) throw invalid("cursor issuedAt");
   if (typeof p !== "string" || p.length > 253 || !POD.test(p)) throw invalid("cursor pod");
   if (typeof u !== "string" || !UID.test(u)) throw invalid("cursor uid");
-  if (typeof ct !== "string" || !CONTAINER.test(ct)) throw invalid("cursor container");
+  if (typeof ct !== "string" || !DNS_LABEL.test(ct)) throw invalid("cursor container");
   if (!isCount(r, 2 ** 31 - 1)) throw invalid("cursor restartCount");
   if (typeof pv !== "boolean" || typeof c !== "boolean" || typeof po !== "boolean") {
     throw invalid("cursor flags");

@@ -4,6 +4,8 @@
  * resource supports. A malformed selector is a `SelectorError` (a 400 Status upstream).
  */
 
+import { isDnsSubdomain } from "../../lib/api/ids.ts";
+
 export class SelectorError extends Error {
   override name = "SelectorError";
 }
@@ -11,13 +13,12 @@ export class SelectorError extends Error {
 export type Matcher<T> = (item: T) => boolean;
 
 const NAME = /^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)$/;
-const PREFIX = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 function checkKey(key: string): void {
   const slash = key.indexOf("/");
   const prefix = slash >= 0 ? key.slice(0, slash) : null;
   const name = slash >= 0 ? key.slice(slash + 1) : key;
-  if ((prefix !== null && (prefix.length > 253 || !PREFIX.test(prefix))) || !NAME.test(name)) {
+  if ((prefix !== null && !isDnsSubdomain(prefix)) || !NAME.test(name)) {
     throw new SelectorError(`unable to parse requirement: invalid label key "${key}"`);
   }
 }

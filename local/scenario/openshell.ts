@@ -5,12 +5,12 @@
  * (truncated), against the scenario's `now` at load and against the simulator's clock on append.
  */
 import { z } from "zod";
+import { ID_PATTERN } from "../../lib/api/ids.ts";
 import { GRPC_CODES } from "../../lib/openshell/errors.ts";
 import { NS_PER_MS, resolveScenarioTime } from "./time.ts";
 
 export const DEFAULT_SANDBOX_CAPACITY = 2000;
 const TIME_HINT = "must be RFC 3339, now / now-<decimal>(ms|s|m|h|d), or an integer of epoch milliseconds";
-const GATEWAY_ID = /^[a-z0-9]([a-z0-9_-]{0,62}[a-z0-9])?$/;
 const SANDBOX_KEY = /^[A-Za-z0-9]([A-Za-z0-9._-]{0,126}[A-Za-z0-9])?$/;
 
 export type OpenShellAuth = "mtls" | "token" | "plaintext";
@@ -92,7 +92,7 @@ const sandboxSchema = z.strictObject({
 export const openshellSchema = z
   .array(
     z.strictObject({
-      id: z.string().regex(GATEWAY_ID, `must match ${GATEWAY_ID.source}`),
+      id: z.string().regex(ID_PATTERN, `must match ${ID_PATTERN.source}`),
       auth: z.enum(["mtls", "token", "plaintext"]).default("mtls"),
       token: z
         .string()

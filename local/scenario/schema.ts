@@ -8,6 +8,7 @@
  * out in kubelet form (nine fraction digits, UTC); registry times and `now` as `toISOString()`.
  */
 import { z } from "zod";
+import { DNS_LABEL, ID_PATTERN } from "../../lib/api/ids.ts";
 import type {
   Action,
   AgentRecord,
@@ -22,8 +23,6 @@ import { finishOpenShell, type OpenShellIssue, openshellSchema, type ScenarioGat
 import { formatIsoMillis, formatKubeletTime, msToNs, parseRfc3339, resolveScenarioTime } from "./time.ts";
 
 /** docs/api.md: IDs in paths (namespaceId, agentId, deploymentId); also used for cluster IDs. */
-export const ID_PATTERN = /^[a-z0-9]([a-z0-9_-]{0,62}[a-z0-9])?$/;
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
 /** RFC 3339 UTC with nine fraction digits (kubelet form). */
 export type KubeTime = string;

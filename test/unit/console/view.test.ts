@@ -7,10 +7,11 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BUSY_CAP_MS, busyDelayMs, waitSeconds } from "../../../console/backoff.ts";
 import { readiness, restartMarker, rowMessage, sameInstance } from "../../../console/format.ts";
-import { ID_PATTERN, readViewState, type ViewState, viewSearch } from "../../../console/link.ts";
+import { readViewState, type ViewState, viewSearch } from "../../../console/link.ts";
 import { count, deploymentsNotice, stoppedNotice, withheldNotice } from "../../../console/messages.ts";
 import { sandboxView } from "../../../console/sandbox.ts";
 import type { Level, Stream } from "../../../console/types.ts";
+import { ID_PATTERN } from "../../../lib/api/ids.ts";
 import { container, POD_UID, restartRecord, runtime, sandboxLine } from "./fixtures.ts";
 
 const TIME = "2026-12-01T08:40:00.123456789Z";
