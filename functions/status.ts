@@ -1,11 +1,11 @@
-/** Lambda `status`: the runtime description, the deployments list and `/health`. */
+/** Lambda `status`: the runtime description and the deployments list (`/health` has its own function). */
 import { loadConfig } from "../lib/config.ts";
 import { createHttpHandler, httpRoute, type RouteHandler } from "../lib/http/handler.ts";
 import { parseDeploymentsRequest, parseRuntimeRequest } from "../lib/http/requests.ts";
 import { successResult } from "../lib/http/response.ts";
 import { buildServiceDeps, createLogger } from "../lib/service/deps.ts";
 import { ROUTES } from "../lib/service/routes.ts";
-import { getRuntimeStatus, health, listDeployments, type StatusDeps } from "../lib/usecases/status.ts";
+import { getRuntimeStatus, listDeployments, type StatusDeps } from "../lib/usecases/status.ts";
 import { statusDeps } from "../lib/usecases/status-deps.ts";
 
 const config = loadConfig();
@@ -13,7 +13,6 @@ const logger = createLogger();
 const routes: Record<string, RouteHandler<StatusDeps>> = {
   [ROUTES.runtime]: httpRoute(parseRuntimeRequest, getRuntimeStatus, successResult),
   [ROUTES.deployments]: httpRoute(parseDeploymentsRequest, listDeployments, successResult),
-  [ROUTES.health]: httpRoute(() => ({}), health, successResult),
 };
 
 export const handler = createHttpHandler({

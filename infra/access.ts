@@ -1,6 +1,7 @@
 /**
- * Who may do what: the exact DynamoDB actions each function needs on each table (state.md). The
- * stack grants from this table and the synth tests check the template against it.
+ * Who may do what: the exact DynamoDB actions each function needs on each table (state.md) and the
+ * secrets it reads. The stack grants from these tables and the synth tests check the template
+ * against them.
  */
 import type { FunctionName } from "./functions.ts";
 
@@ -49,6 +50,8 @@ export const TABLE_ACCESS: Record<FunctionName, Partial<Record<TableKey, TableAc
     state: { actions: STATE_READ_WRITE },
     audit: { actions: AUDIT_APPEND },
   },
+  // The public `/health` reads nothing.
+  health: {},
   // Lists running Agents through the sparse `running` GSI, keeps its last observation in State,
   // records restarts.
   "health-probe": {
@@ -60,3 +63,22 @@ export const TABLE_ACCESS: Record<FunctionName, Partial<Record<TableKey, TableAc
 
 /** Denied to every function role on the Audit table (and its indexes): audit items are never deleted. */
 export const AUDIT_DELETE_ACTIONS = ["dynamodb:DeleteItem", "dynamodb:BatchWriteItem"] as const;
+
+/**
+ * The secrets a function reads: the generated keys (both are loaded together by lib/keys.ts), the
+ * kubeconfigs under `runtime-logs/clusters/` (functions that call clusters) and the OpenShell
+ * connection documents under `runtime-logs/openshell/` (functions that read sandboxes).
+ */
+export type SecretKey = "cursorKey" | "identityKey" | "kubeconfigs" | "openshell";
+
+const KEYS = ["cursorKey", "identityKey"] as const;
+
+export const SECRET_ACCESS: Record<FunctionName, readonly SecretKey[]> = {
+  // Runtime descriptions and deployment lists read clusters; status never reads a sandbox.
+  status: [...KEYS, "kubeconfigs"],
+  logs: [...KEYS, "kubeconfigs", "openshell"],
+  download: [...KEYS, "kubeconfigs", "openshell"],
+  health: [],
+  // Checks every cluster and every sandbox gateway.
+  "health-probe": [...KEYS, "kubeconfigs", "openshell"],
+};

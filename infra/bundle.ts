@@ -13,14 +13,22 @@ export interface Bundle {
   file: string;
   bytes: number;
   sourceMapBytes: number;
+  /** The source files esbuild put into the bundle (repository-relative, `node_modules/...` included). */
+  inputs: string[];
 }
 
 export async function bundleFunction(name: FunctionName, outdir: string): Promise<Bundle> {
   const dir = path.join(outdir, name);
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, "index.mjs");
-  await build(esbuildOptions(defaultEntry(name), file));
-  return { name, file, bytes: statSync(file).size, sourceMapBytes: statSync(`${file}.map`).size };
+  const result = await build({ ...esbuildOptions(defaultEntry(name), file), metafile: true });
+  return {
+    name,
+    file,
+    bytes: statSync(file).size,
+    sourceMapBytes: statSync(`${file}.map`).size,
+    inputs: Object.keys(result.metafile.inputs),
+  };
 }
 
 /** P3's limit on a minified bundle. */

@@ -47,3 +47,8 @@ export function functionEnvironment(input: EnvironmentInput): FunctionEnvironmen
   if (limits.agentShards !== undefined) env[ENV.limitAgentShards] = String(limits.agentShards);
   return env;
 }
+
+/** The `/health` function's environment: the feature switch alone. */
+export function healthEnvironment(runtimeLogsEnabled: boolean): FunctionEnvironment {
+  return { [ENV.enabled]: String(runtimeLogsEnabled), NODE_OPTIONS: "--enable-source-maps" };
+}

@@ -1,12 +1,12 @@
 /**
- * The four Lambda functions and how they are bundled: one place for the stack, the bundle-size test
+ * The five Lambda functions and how they are bundled: one place for the stack, the bundle-size test
  * and the cold-start bench, so what is measured is what is deployed.
  */
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BuildOptions } from "esbuild";
 
-export type FunctionName = "status" | "logs" | "download" | "health-probe";
+export type FunctionName = "status" | "logs" | "download" | "health" | "health-probe";
 
 export interface FunctionSpec {
   name: FunctionName;
@@ -28,7 +28,7 @@ export interface FunctionSpec {
 export const FUNCTIONS: readonly FunctionSpec[] = [
   {
     name: "status",
-    description: "Runtime description, deployment list and /health",
+    description: "Runtime description and deployment list",
     memoryMiB: 512,
     timeoutSeconds: 12,
     reservedConcurrency: 20,
@@ -46,6 +46,15 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     memoryMiB: 1024,
     timeoutSeconds: 12,
     reservedConcurrency: 10,
+  },
+  // Public `/health`: configuration sanity only, so it holds no secret or table grant and its bundle
+  // carries neither the Kubernetes client nor gRPC (test/infra/bundles.test.ts).
+  {
+    name: "health",
+    description: "Public /health (no secrets, no tables)",
+    memoryMiB: 256,
+    timeoutSeconds: 12,
+    reservedConcurrency: 5,
   },
   {
     name: "health-probe",

@@ -4,6 +4,10 @@
  */
 import { Validations } from "aws-cdk-lib";
 import type { IConstruct } from "constructs";
+import { OPENSHELL_SECRET_PREFIX } from "../lib/openshell/connection.ts";
+import { SECRET_ACCESS } from "./access.ts";
+import { KUBECONFIG_SECRET_PREFIX } from "./constructs/keys.ts";
+import type { FunctionName } from "./functions.ts";
 import type { RuntimeLogsStack } from "./runtime-logs-stack.ts";
 
 export interface Acknowledgement {
@@ -14,8 +18,11 @@ export interface Acknowledgement {
 
 const rule = (id: string) => `AwsSolutions::${id}`;
 
-export const KUBECONFIG_WILDCARD =
-  "AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:runtime-logs/clusters/*]";
+const secretPrefixFinding = (prefix: string) =>
+  `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:${prefix}*]`;
+
+export const KUBECONFIG_WILDCARD = secretPrefixFinding(KUBECONFIG_SECRET_PREFIX);
+export const OPENSHELL_WILDCARD = secretPrefixFinding(OPENSHELL_SECRET_PREFIX);
 
 export function acknowledgements(stack: RuntimeLogsStack): Acknowledgement[] {
   const list: Acknowledgement[] = [];
@@ -28,15 +35,30 @@ export function acknowledgements(stack: RuntimeLogsStack): Acknowledgement[] {
         "JSON, so cursors and pseudonyms in flight stay verifiable; a rotation Lambda would drop it.",
     });
   }
-  for (const fn of Object.values(stack.functions)) {
-    list.push({
-      construct: fn.role,
-      id: rule(KUBECONFIG_WILDCARD),
-      reason:
-        "Kubeconfigs are created by operators under the runtime-logs/clusters/ name prefix (never by " +
-        "the stack) and Secrets Manager appends a random suffix to every ARN, so only a prefix pattern " +
-        "can name them; the action is GetSecretValue alone.",
-    });
+  for (const [name, fn] of Object.entries(stack.functions) as [
+    FunctionName,
+    (typeof stack.functions)[FunctionName],
+  ][]) {
+    if (SECRET_ACCESS[name].includes("kubeconfigs")) {
+      list.push({
+        construct: fn.role,
+        id: rule(KUBECONFIG_WILDCARD),
+        reason:
+          "Kubeconfigs are created by operators under the runtime-logs/clusters/ name prefix (never by " +
+          "the stack) and Secrets Manager appends a random suffix to every ARN, so only a prefix pattern " +
+          "can name them; the action is GetSecretValue alone.",
+      });
+    }
+    if (SECRET_ACCESS[name].includes("openshell")) {
+      list.push({
+        construct: fn.role,
+        id: rule(OPENSHELL_WILDCARD),
+        reason:
+          "OpenShell connection documents are created by operators under the runtime-logs/openshell/ " +
+          "prefix (never by the stack), each with a random ARN suffix, so only a prefix pattern names " +
+          "them; granted with GetSecretValue alone, to the functions that read sandboxes.",
+      });
+    }
     list.push({
       construct: fn.fn,
       id: rule("AwsSolutions-L1"),

@@ -1,5 +1,5 @@
 /**
- * The runtime-logs stack (surfaces.md § CDK stack): tables, keys, the four functions with
+ * The runtime-logs stack (surfaces.md § CDK stack): tables, keys, the functions with
  * least-privilege grants, the HTTP API, the probe schedule and alarms. Environment-agnostic and free
  * of lookups, so `cdk synth` runs offline without an AWS account.
  */
@@ -9,8 +9,16 @@ import { Schedule, ScheduleExpression, ScheduleTargetInput } from "aws-cdk-lib/a
 import { LambdaInvoke } from "aws-cdk-lib/aws-scheduler-targets";
 import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import type { Construct } from "constructs";
+import { OPENSHELL_SECRET_PREFIX } from "../lib/openshell/connection.ts";
 import { AUDIT_TABLE, REGISTRY_TABLE, STATE_TABLE, type TableDefinition } from "../lib/state/tables.ts";
-import { AUDIT_DELETE_ACTIONS, TABLE_ACCESS, type TableAccess, type TableKey } from "./access.ts";
+import {
+  AUDIT_DELETE_ACTIONS,
+  SECRET_ACCESS,
+  type SecretKey,
+  TABLE_ACCESS,
+  type TableAccess,
+  type TableKey,
+} from "./access.ts";
 import { ServiceAlarms } from "./constructs/alarms.ts";
 import { ConsoleSite } from "./constructs/console.ts";
 import { RuntimeLogsApi } from "./constructs/http-api.ts";
@@ -23,7 +31,7 @@ import {
   secretPrefixArn,
 } from "./constructs/service-function.ts";
 import { ServiceTables } from "./constructs/tables.ts";
-import { functionEnvironment } from "./environment.ts";
+import { functionEnvironment, healthEnvironment } from "./environment.ts";
 import { defaultEntry, FUNCTIONS, type FunctionName } from "./functions.ts";
 import type { StackSettings } from "./settings.ts";
 
@@ -64,7 +72,12 @@ export class RuntimeLogsStack extends Stack {
       kubeconfigSecretPrefix: KUBECONFIG_SECRET_PREFIX,
       limits: settings.limits,
     });
-    const kubeconfigs = secretPrefixArn(this, KUBECONFIG_SECRET_PREFIX);
+    const secretArns: Record<SecretKey, string> = {
+      cursorKey: this.keys.cursorKey.secretArn,
+      identityKey: this.keys.identityKey.secretArn,
+      kubeconfigs: secretPrefixArn(this, KUBECONFIG_SECRET_PREFIX),
+      openshell: secretPrefixArn(this, OPENSHELL_SECRET_PREFIX),
+    };
     const tableArns: Record<TableKey, string> = {
       registry: this.tables.registry.tableArn,
       state: this.tables.state.tableArn,
@@ -81,8 +94,10 @@ export class RuntimeLogsStack extends Stack {
       const fn = new ServiceFunction(this, pascal(spec.name), {
         spec,
         entry: props.entries?.[spec.name] ?? defaultEntry(spec.name),
-        environment,
-        network: this.network?.placement,
+        // `/health` reads the feature switch only; it learns no table or secret name.
+        environment:
+          spec.name === "health" ? healthEnvironment(settings.runtimeLogsEnabled) : { ...environment },
+        network: this.network?.placement(SECRET_ACCESS[spec.name].includes("openshell")),
         reservedConcurrency: settings.reservedConcurrency[spec.name] ?? spec.reservedConcurrency,
       });
       const grants = Object.entries(TABLE_ACCESS[spec.name]) as [TableKey, TableAccess][];
@@ -94,8 +109,12 @@ export class RuntimeLogsStack extends Stack {
         }
         grantTable(fn.role, { tableArn: tableArns[table], ...access });
       }
-      // Every function reaches clusters (status and logs through the driver, the probe for checks).
-      grantSecretRead(fn.role, [this.keys.cursorKey.secretArn, this.keys.identityKey.secretArn, kubeconfigs]);
+      const secrets = SECRET_ACCESS[spec.name];
+      if (secrets.length > 0)
+        grantSecretRead(
+          fn.role,
+          secrets.map((key) => secretArns[key]),
+        );
       // Append-only audit where it lands too: no function role may delete an audit item, whatever
       // else a later grant adds (an explicit Deny wins over every Allow).
       fn.role.addToPolicy(
@@ -111,7 +130,12 @@ export class RuntimeLogsStack extends Stack {
 
     this.api = new RuntimeLogsApi(this, "Http", {
       authorizer: settings.authorizer,
-      functions: { status: functions.status.fn, logs: functions.logs.fn, download: functions.download.fn },
+      functions: {
+        status: functions.status.fn,
+        logs: functions.logs.fn,
+        download: functions.download.fn,
+        health: functions.health.fn,
+      },
     });
 
     // The scheduler's own role (rather than the shared singleton): it may invoke the probe only.

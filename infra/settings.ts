@@ -14,6 +14,11 @@ export interface VpcSettings {
   subnetIds: readonly string[];
   /** Route tables of those subnets, for the DynamoDB gateway endpoint (optional; see network.ts). */
   routeTableIds: readonly string[];
+  /**
+   * TCP ports of the OpenShell gateways besides 443 (context `openshellPorts`): the functions that
+   * read sandboxes get egress to them; clusters and AWS endpoints stay on 443.
+   */
+  openshellPorts: readonly number[];
 }
 
 /** Optional limiter overrides (docs/state.md § Limiter); unset ones keep the functions' defaults. */
@@ -48,6 +53,7 @@ export const CONTEXT = {
   vpcId: "vpcId",
   subnetIds: "subnetIds",
   routeTableIds: "routeTableIds",
+  openshellPorts: "openshellPorts",
   limits: "limits",
   alarmTopicArn: "alarmTopicArn",
   reservedConcurrency: "reservedConcurrency",
@@ -111,13 +117,25 @@ function readAuthorizer(get: Lookup): AuthorizerSettings {
 /** EC2 resource IDs: a prefix and 8 or 17 hex digits. */
 const awsId = (prefix: string) => new RegExp(`^${prefix}-([0-9a-f]{8}|[0-9a-f]{17})$`);
 
+function readPorts(get: Lookup, key: string): number[] {
+  const raw = get(key);
+  const items =
+    typeof raw === "number" ? [String(raw)] : Array.isArray(raw) ? raw.map(String) : readList(get, key);
+  const ports = items.map((item) => (/^[1-9][0-9]{0,4}$/.test(item) ? Number(item) : Number.NaN));
+  if (ports.some((port) => !Number.isInteger(port) || port > 65535)) {
+    throw new SettingsError(`Context "${key}" must list TCP ports (1-65535).`);
+  }
+  return [...new Set(ports)].filter((port) => port !== 443).sort((a, b) => a - b);
+}
+
 function readVpc(get: Lookup): VpcSettings | undefined {
   const vpcId = readString(get, CONTEXT.vpcId);
   const subnetIds = readList(get, CONTEXT.subnetIds);
   const routeTableIds = readList(get, CONTEXT.routeTableIds);
+  const openshellPorts = readPorts(get, CONTEXT.openshellPorts);
   if (!vpcId) {
-    if (subnetIds.length > 0 || routeTableIds.length > 0) {
-      throw new SettingsError(`Context "subnetIds" and "routeTableIds" need "vpcId".`);
+    if (subnetIds.length > 0 || routeTableIds.length > 0 || openshellPorts.length > 0) {
+      throw new SettingsError(`Context "subnetIds", "routeTableIds" and "openshellPorts" need "vpcId".`);
     }
     return undefined;
   }
@@ -130,7 +148,7 @@ function readVpc(get: Lookup): VpcSettings | undefined {
   for (const id of routeTableIds) {
     if (!awsId("rtb").test(id)) throw new SettingsError(`Context "routeTableIds" has a malformed id.`);
   }
-  return { vpcId, subnetIds, routeTableIds };
+  return { vpcId, subnetIds, routeTableIds, openshellPorts };
 }
 
 const LIMIT_KEYS = [
@@ -170,7 +188,7 @@ function readLimits(get: Lookup): LimitSettings {
   return limits;
 }
 
-const FUNCTION_NAMES = ["status", "logs", "download", "health-probe"];
+const FUNCTION_NAMES = ["status", "logs", "download", "health", "health-probe"];
 
 function readReservedConcurrency(get: Lookup): Partial<Record<string, number>> {
   let value = get(CONTEXT.reservedConcurrency);

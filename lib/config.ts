@@ -4,6 +4,7 @@
  * The CDK stack sets exactly these variables; the local stack sets them from the scenario.
  */
 import { z } from "zod";
+import { ENV } from "./env.ts";
 
 const bool = z.enum(["true", "false"]).transform((v) => v === "true");
 const positiveInt = z
@@ -16,31 +17,7 @@ const positiveNumber = z
   .transform(Number)
   .refine((n) => n > 0, "must be positive");
 
-/** Environment variable names: the contract between the CDK stack, the local stack and the functions. */
-export const ENV = {
-  enabled: "RUNTIME_LOGS_ENABLED",
-  registryTable: "REGISTRY_TABLE",
-  stateTable: "STATE_TABLE",
-  auditTable: "AUDIT_TABLE",
-  /** Secrets Manager secret ids (AWS) holding the keys as JSON `{keyId, secret(base64), previous?}`. */
-  cursorKeySecret: "CURSOR_KEY_SECRET",
-  identityKeySecret: "IDENTITY_KEY_SECRET",
-  /** Local files with the same JSON (local stack only). */
-  cursorKeyFile: "CURSOR_KEY_FILE",
-  identityKeyFile: "IDENTITY_KEY_FILE",
-  kubeconfigSecretPrefix: "KUBECONFIG_SECRET_PREFIX",
-  allowInsecureClusters: "ALLOW_INSECURE_CLUSTERS",
-  auditRetentionDays: "AUDIT_RETENTION_DAYS",
-  limitBurst: "LIMIT_BURST",
-  limitRatePerSecond: "LIMIT_RATE_PER_SECOND",
-  limitDownloadCost: "LIMIT_DOWNLOAD_COST",
-  limitPrincipalInFlight: "LIMIT_PRINCIPAL_IN_FLIGHT",
-  limitAgentInFlight: "LIMIT_AGENT_IN_FLIGHT",
-  /** Items the Agent's in-flight cap is spread over (docs/capacity.md). */
-  limitAgentShards: "LIMIT_AGENT_SHARDS",
-  /** Local stack only: the dynalite endpoint. Unset in AWS. */
-  dynamodbEndpoint: "DYNAMODB_ENDPOINT",
-} as const;
+export { ENV };
 
 const schema = z
   .object({

@@ -23,7 +23,7 @@ import type { AuthorizerSettings } from "../settings.ts";
 const DEPLOYMENTS = "/namespaces/{namespaceId}/agents/{agentId}/deployments";
 const RUNTIME = `${DEPLOYMENTS}/{deploymentId}/runtime`;
 
-export type RouteTarget = "status" | "logs" | "download";
+export type RouteTarget = "status" | "logs" | "download" | "health";
 
 export interface RouteSpec {
   path: string;
@@ -34,7 +34,7 @@ export interface RouteSpec {
 
 /** The routes of docs/api.md; only GET is routed. */
 export const ROUTES: readonly RouteSpec[] = [
-  { path: "/health", target: "status", public: true },
+  { path: "/health", target: "health", public: true },
   { path: DEPLOYMENTS, target: "status", public: false },
   { path: RUNTIME, target: "status", public: false },
   { path: `${RUNTIME}/logs`, target: "logs", public: false },
@@ -101,6 +101,7 @@ export class RuntimeLogsApi extends Construct {
       status: new HttpLambdaIntegration("Status", props.functions.status),
       logs: new HttpLambdaIntegration("Logs", props.functions.logs),
       download: new HttpLambdaIntegration("Download", props.functions.download),
+      health: new HttpLambdaIntegration("Health", props.functions.health),
     } satisfies Record<RouteTarget, HttpLambdaIntegration>;
     for (const route of ROUTES) {
       const [added] = this.api.addRoutes({

@@ -1,6 +1,6 @@
 /**
  * Optional VPC placement: the functions run in the operator's private subnets (to reach private EKS
- * endpoints), with endpoints for DynamoDB (gateway), Secrets Manager and STS (interface) so that no
+ * endpoints and OpenShell gateways), with endpoints for DynamoDB (gateway), Secrets Manager and STS (interface) so that no
  * NAT gateway is needed. The VPC is imported from its attributes, never looked up, so synth stays
  * offline.
  */
@@ -28,6 +28,11 @@ export class ServiceNetwork extends Construct {
   /** The functions' security group: HTTPS out only (clusters, AWS endpoints). */
   readonly functionSecurityGroup: SecurityGroup;
   readonly endpointSecurityGroup: SecurityGroup;
+  /**
+   * Added to the functions that read sandboxes when `openshellPorts` names ports besides 443: egress
+   * to the OpenShell gateways on those ports only, so the other functions keep HTTPS alone.
+   */
+  readonly sandboxSecurityGroup: SecurityGroup | undefined;
 
   constructor(scope: Construct, id: string, settings: VpcSettings) {
     super(scope, id);
@@ -64,6 +69,19 @@ export class ServiceNetwork extends Construct {
       Port.tcp(443),
       "HTTPS to Kubernetes APIs and AWS",
     );
+    if (settings.openshellPorts.length > 0) {
+      const sandbox = new SecurityGroup(this, "SandboxSecurityGroup", {
+        vpc: this.vpc,
+        description: "runtime-logs sandbox readers: gRPC to OpenShell gateways",
+        allowAllOutbound: false,
+      });
+      for (const port of settings.openshellPorts) {
+        sandbox.addEgressRule(Peer.anyIpv4(), Port.tcp(port), `OpenShell gateways on ${port}`);
+      }
+      this.sandboxSecurityGroup = sandbox;
+    } else {
+      this.sandboxSecurityGroup = undefined;
+    }
     this.endpointSecurityGroup = new SecurityGroup(this, "EndpointSecurityGroup", {
       vpc: this.vpc,
       description: "runtime-logs interface endpoints: HTTPS from the functions",
@@ -104,7 +122,15 @@ export class ServiceNetwork extends Construct {
     }
   }
 
-  get placement(): NetworkPlacement {
-    return { vpc: this.vpc, subnets: { subnets: this.subnets }, securityGroup: this.functionSecurityGroup };
+  /** Where a function runs; `readsSandboxes` adds the OpenShell egress group when there is one. */
+  placement(readsSandboxes: boolean): NetworkPlacement {
+    return {
+      vpc: this.vpc,
+      subnets: { subnets: this.subnets },
+      securityGroups: [
+        this.functionSecurityGroup,
+        ...(readsSandboxes && this.sandboxSecurityGroup ? [this.sandboxSecurityGroup] : []),
+      ],
+    };
   }
 }

@@ -15,7 +15,7 @@ import { BUNDLING, type FunctionSpec } from "../functions.ts";
 export interface NetworkPlacement {
   vpc: IVpc;
   subnets: SubnetSelection;
-  securityGroup: ISecurityGroup;
+  securityGroups: readonly ISecurityGroup[];
 }
 
 export interface ServiceFunctionProps {
@@ -73,7 +73,7 @@ export class ServiceFunction extends Construct {
         ? {
             vpc: props.network.vpc,
             vpcSubnets: props.network.subnets,
-            securityGroups: [props.network.securityGroup],
+            securityGroups: [...props.network.securityGroups],
           }
         : {}),
       bundling: {

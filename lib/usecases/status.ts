@@ -1,5 +1,5 @@
 /**
- * The status function's routes: the runtime description, the deployments list and `/health`.
+ * The status routes: the runtime description, the deployments list, and `/health` (its own function).
  */
 import type { AgentPath, DeploymentPath } from "../api/schemas.ts";
 import type { DeploymentRecord } from "../domain.ts";
@@ -93,7 +93,11 @@ async function admitStatusRead(
 }
 
 /** Configuration sanity only; never cluster or registry data, no authorization. */
-export async function health(_request: object, scope: RequestScope, deps: ServiceDeps): Promise<unknown> {
+export async function health(
+  _request: object,
+  scope: RequestScope,
+  deps: { config: Pick<ServiceDeps["config"], "enabled"> },
+): Promise<unknown> {
   return {
     status: "ok",
     runtimeLogsEnabled: deps.config.enabled,

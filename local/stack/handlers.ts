@@ -11,7 +11,7 @@ import type { Context } from "aws-lambda";
 import { applyEnvironment } from "./environment.ts";
 import { createLambdaContext, DEFAULT_TIMEOUT_MS, FUNCTION_TIMEOUT_MS } from "./lambda-context.ts";
 
-export const FUNCTION_NAMES = ["status", "logs", "download", "health-probe"] as const;
+export const FUNCTION_NAMES = ["status", "logs", "download", "health", "health-probe"] as const;
 export type FunctionName = (typeof FUNCTION_NAMES)[number];
 
 export const isFunctionName = (name: string): name is FunctionName =>

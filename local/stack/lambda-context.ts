@@ -12,6 +12,7 @@ export const FUNCTION_TIMEOUT_MS: Record<string, number> = {
   status: 12_000,
   logs: 12_000,
   download: 12_000,
+  health: 12_000,
   "health-probe": 60_000,
 };
 

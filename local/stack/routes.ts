@@ -6,7 +6,7 @@
 import { ROUTES as SERVICE_ROUTES } from "../../lib/service/routes.ts";
 
 /** The Lambda functions behind the HTTP API. */
-export type HttpFunctionName = "status" | "logs" | "download";
+export type HttpFunctionName = "status" | "logs" | "download" | "health";
 
 export interface RouteDefinition {
   /** API Gateway's route key, e.g. `GET /health`. */
@@ -16,7 +16,7 @@ export interface RouteDefinition {
 
 /** Each route key (lib/service/routes.ts, shared with the CDK stack) and the function behind it. */
 export const ROUTES: readonly RouteDefinition[] = [
-  { routeKey: SERVICE_ROUTES.health, fn: "status" },
+  { routeKey: SERVICE_ROUTES.health, fn: "health" },
   { routeKey: SERVICE_ROUTES.deployments, fn: "status" },
   { routeKey: SERVICE_ROUTES.runtime, fn: "status" },
   { routeKey: SERVICE_ROUTES.logs, fn: "logs" },

@@ -116,7 +116,7 @@ export function createApiServer(opts: ApiServerOptions): Server {
     const match = matchRoute(method, rawPath);
     if (match) {
       const fn = match.route.fn;
-      if (match.route.routeKey === "GET /health" && !opts.handlers.exists("status")) return healthFallback();
+      if (match.route.routeKey === "GET /health" && !opts.handlers.exists(fn)) return healthFallback();
       const requestId = newGatewayRequestId();
       const event = buildHttpApiEvent(
         {

@@ -34,4 +34,21 @@ describe("function bundles (esbuild, as deployed)", () => {
       expect(bundle.sourceMapBytes).toBeGreaterThan(0);
     },
   );
+
+  it("health: a small bundle without the Kubernetes client, gRPC, the AWS SDK or the config schema", () => {
+    const health = bundles.find((b) => b.name === "health")!;
+    const heavy = [
+      /node_modules\/@kubernetes\//,
+      /node_modules\/@grpc\//,
+      /node_modules\/@connectrpc\//,
+      /node_modules\/@aws-sdk\//,
+      /node_modules\/zod\//,
+    ];
+    for (const pattern of heavy) expect(health.inputs.filter((i) => pattern.test(i))).toEqual([]);
+    expect(health.inputs).toContain("functions/health.ts");
+    expect(health.bytes).toBeLessThan(200 * 1024);
+    // The control: the logs bundle does carry the Kubernetes client, so the check can fail.
+    const logs = bundles.find((b) => b.name === "logs")!;
+    expect(logs.inputs.some((i) => heavy[0]!.test(i))).toBe(true);
+  });
 });

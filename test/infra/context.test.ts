@@ -49,9 +49,15 @@ describe("authorizer=jwt, runtimeLogsEnabled=false, limits", () => {
   });
 
   it("turns the feature off through the environment and applies the limits", () => {
-    for (const [, fn] of serviceFunctions(s.template)) {
+    const health = s.stack.getLogicalId(s.stack.functions.health.fn.node.defaultChild as never);
+    for (const [id, fn] of serviceFunctions(s.template)) {
       const vars = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
       expect(vars[ENV.enabled]).toBe("false");
+      // `/health` reports the switch and reads nothing else.
+      if (id === health) {
+        expect(Object.keys(vars).sort()).toEqual([ENV.enabled, "NODE_OPTIONS"].sort());
+        continue;
+      }
       expect(vars[ENV.limitBurst]).toBe("20");
       expect(vars[ENV.limitAgentInFlight]).toBe("32");
       expect(vars[ENV.limitRatePerSecond]).toBeUndefined();
@@ -142,6 +148,38 @@ describe("vpcId + subnetIds + routeTableIds", () => {
   });
 });
 
+describe("vpc + openshellPorts: sandbox readers reach the OpenShell gateways", () => {
+  let s: Synthesized;
+  beforeAll(() => {
+    s = synth({ ...VPC, openshellPorts: "8443,443" });
+  });
+
+  it("adds egress on the gateway ports to logs, download and the probe only", () => {
+    const network = s.stack.network!;
+    const sandboxSg = s.stack.getLogicalId(network.sandboxSecurityGroup!.node.defaultChild as never);
+    const fnSg = s.stack.getLogicalId(network.functionSecurityGroup.node.defaultChild as never);
+    const sg = s.template.toJSON().Resources[sandboxSg].Properties;
+    // 443 is already open to every function; only the extra port is added.
+    expect(sg.SecurityGroupEgress).toEqual([
+      expect.objectContaining({ CidrIp: "0.0.0.0/0", IpProtocol: "tcp", FromPort: 8443, ToPort: 8443 }),
+    ]);
+    for (const [name, fn] of Object.entries(s.stack.functions)) {
+      const props =
+        s.template.toJSON().Resources[s.stack.getLogicalId(fn.fn.node.defaultChild as never)].Properties;
+      const groups = props.VpcConfig.SecurityGroupIds.map(
+        (g: { "Fn::GetAtt": string[] }) => g["Fn::GetAtt"][0],
+      );
+      const readsSandboxes = ["logs", "download", "health-probe"].includes(name);
+      expect(groups, name).toEqual(readsSandboxes ? [fnSg, sandboxSg] : [fnSg]);
+    }
+  });
+
+  it("passes cdk-nag", () => {
+    expect(s.error).toBeUndefined();
+    expect(unacknowledged(s.report)).toEqual([]);
+  });
+});
+
 describe("bad context fails synth with the key named", () => {
   it.each([
     [{ authorizer: "jwt" }, /jwtIssuer.*jwtAudience/],
@@ -154,6 +192,9 @@ describe("bad context fails synth with the key named", () => {
     [{ vpcId: "vpc-1", subnetIds: VPC.subnetIds }, /vpcId/],
     [{ limits: '{"burst": -1}' }, /limits\.burst/],
     [{ limits: '{"bogus": 1}' }, /limits/],
+    [{ openshellPorts: "8443" }, /openshellPorts.*vpcId|vpcId/],
+    [{ ...VPC, openshellPorts: "70000" }, /openshellPorts/],
+    [{ ...VPC, openshellPorts: "http" }, /openshellPorts/],
   ])("%j", (context, message) => {
     expect(() => synth(context)).toThrow(message);
   });

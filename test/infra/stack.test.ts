@@ -4,7 +4,7 @@
  */
 import { Match } from "aws-cdk-lib/assertions";
 import { beforeAll, describe, expect, it } from "vitest";
-import { TABLE_ACCESS, type TableKey } from "../../infra/access.ts";
+import { SECRET_ACCESS, TABLE_ACCESS, type TableKey } from "../../infra/access.ts";
 import { ROUTES } from "../../infra/constructs/http-api.ts";
 import { FUNCTIONS, type FunctionName } from "../../infra/functions.ts";
 import { acknowledgements } from "../../infra/nag.ts";
@@ -141,7 +141,7 @@ describe("secrets", () => {
 });
 
 describe("functions", () => {
-  it("creates exactly the four functions", () => {
+  it("creates exactly the functions of infra/functions.ts", () => {
     s.template.resourceCountIs("AWS::Lambda::Function", FUNCTIONS.length);
   });
 
@@ -154,20 +154,25 @@ describe("functions", () => {
       expect(fn.Handler).toBe("index.handler");
       expect(fn.Timeout).toBe(name === "health-probe" ? 60 : 12);
       expect(fn.MemorySize).toBe(spec.memoryMiB);
-      expect(fn.Environment.Variables).toEqual({
-        [ENV.enabled]: "true",
-        [ENV.registryTable]: { Ref: logicalIds.registry },
-        [ENV.stateTable]: { Ref: logicalIds.state },
-        [ENV.auditTable]: { Ref: logicalIds.audit },
-        [ENV.cursorKeySecret]: {
-          Ref: s.stack.getLogicalId(s.stack.keys.cursorKey.node.defaultChild as never),
-        },
-        [ENV.identityKeySecret]: {
-          Ref: s.stack.getLogicalId(s.stack.keys.identityKey.node.defaultChild as never),
-        },
-        [ENV.kubeconfigSecretPrefix]: "runtime-logs/clusters/",
-        NODE_OPTIONS: "--enable-source-maps",
-      });
+      const switchOnly = { [ENV.enabled]: "true", NODE_OPTIONS: "--enable-source-maps" };
+      expect(fn.Environment.Variables).toEqual(
+        name === "health"
+          ? switchOnly
+          : {
+              [ENV.enabled]: "true",
+              [ENV.registryTable]: { Ref: logicalIds.registry },
+              [ENV.stateTable]: { Ref: logicalIds.state },
+              [ENV.auditTable]: { Ref: logicalIds.audit },
+              [ENV.cursorKeySecret]: {
+                Ref: s.stack.getLogicalId(s.stack.keys.cursorKey.node.defaultChild as never),
+              },
+              [ENV.identityKeySecret]: {
+                Ref: s.stack.getLogicalId(s.stack.keys.identityKey.node.defaultChild as never),
+              },
+              [ENV.kubeconfigSecretPrefix]: "runtime-logs/clusters/",
+              NODE_OPTIONS: "--enable-source-maps",
+            },
+      );
       // Every variable set is one the functions read (lib/config.ts).
       const known = new Set<string>([...Object.values(ENV), "NODE_OPTIONS"]);
       for (const key of Object.keys(fn.Environment.Variables)) expect(known).toContain(key);
@@ -179,7 +184,7 @@ describe("functions", () => {
   );
 
   it("gives HTTP functions 12 s and logs/download more memory than status", () => {
-    s.template.resourcePropertiesCountIs("AWS::Lambda::Function", { Timeout: 12 }, 3);
+    s.template.resourcePropertiesCountIs("AWS::Lambda::Function", { Timeout: 12 }, 4);
     s.template.resourcePropertiesCountIs("AWS::Lambda::Function", { Timeout: 60 }, 1);
     s.template.resourcePropertiesCountIs("AWS::Lambda::Function", { MemorySize: 1024 }, 2);
   });
@@ -223,10 +228,11 @@ describe("IAM (least privilege)", () => {
   it("follows the design's access matrix", () => {
     const read = ["dynamodb:BatchGetItem", "dynamodb:GetItem", "dynamodb:Query"];
     const limiter = ["dynamodb:BatchGetItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"];
-    const expected: Record<FunctionName, Record<TableKey, string[]>> = {
+    const expected: Record<FunctionName, Partial<Record<TableKey, string[]>>> = {
       status: { registry: read, state: limiter, audit: ["dynamodb:PutItem", "dynamodb:Query"] },
       logs: { registry: read, state: limiter, audit: ["dynamodb:PutItem"] },
       download: { registry: read, state: limiter, audit: ["dynamodb:PutItem"] },
+      health: {},
       "health-probe": {
         registry: read,
         state: limiter,
@@ -257,20 +263,52 @@ describe("IAM (least privilege)", () => {
   });
 
   it.each(FUNCTIONS.map((f) => [f.name] as const))(
-    "%s: reads the two keys and the cluster prefix only",
+    "%s: reads exactly the secrets of infra/access.ts",
     (name) => {
       const secrets = statementsOf(name).filter((st) =>
         actionsOf(st).some((a) => a.startsWith("secretsmanager:")),
       );
+      const wanted = SECRET_ACCESS[name];
+      if (wanted.length === 0) {
+        expect(secrets).toEqual([]);
+        return;
+      }
       expect(secrets).toHaveLength(1);
       expect(actionsOf(secrets[0]!)).toEqual(["secretsmanager:GetSecretValue"]);
-      const text = JSON.stringify(secrets[0]!.Resource);
-      expect(text).toContain(s.stack.getLogicalId(s.stack.keys.cursorKey.node.defaultChild as never));
-      expect(text).toContain(s.stack.getLogicalId(s.stack.keys.identityKey.node.defaultChild as never));
-      expect(text).toContain(":secret:runtime-logs/clusters/*");
-      expect((text.match(/\*/g) ?? []).length).toBe(1);
+      const resources = (secrets[0]!.Resource as unknown[]).map((r) => JSON.stringify(r));
+      const named = {
+        cursorKey: `"${s.stack.getLogicalId(s.stack.keys.cursorKey.node.defaultChild as never)}"`,
+        identityKey: `"${s.stack.getLogicalId(s.stack.keys.identityKey.node.defaultChild as never)}"`,
+        kubeconfigs: ":secret:runtime-logs/clusters/*",
+        openshell: ":secret:runtime-logs/openshell/*",
+      };
+      expect(resources).toHaveLength(wanted.length);
+      for (const [key, marker] of Object.entries(named)) {
+        const hits = resources.filter((r) => r.includes(marker)).length;
+        expect(hits, `${name} ${key}`).toBe(wanted.includes(key as keyof typeof named) ? 1 : 0);
+      }
     },
   );
+
+  it("follows the design's secret matrix: clusters for every reader, sandboxes for logs, download, probe", () => {
+    expect(SECRET_ACCESS).toEqual({
+      status: ["cursorKey", "identityKey", "kubeconfigs"],
+      logs: ["cursorKey", "identityKey", "kubeconfigs", "openshell"],
+      download: ["cursorKey", "identityKey", "kubeconfigs", "openshell"],
+      health: [],
+      "health-probe": ["cursorKey", "identityKey", "kubeconfigs", "openshell"],
+    });
+  });
+
+  it("/health: no table, secret or KMS grant; only its own log group (and the audit Deny)", () => {
+    const statements = allStatementsOf("health");
+    const allowed = statements.filter((st) => st.Effect === "Allow").flatMap(actionsOf);
+    expect(allowed.sort()).toEqual(["logs:CreateLogStream", "logs:PutLogEvents"]);
+    expect(statements.filter((st) => st.Effect === "Deny").flatMap(actionsOf)).toEqual([
+      "dynamodb:DeleteItem",
+      "dynamodb:BatchWriteItem",
+    ]);
+  });
 
   it("lets each function write only its own log group", () => {
     for (const { name } of FUNCTIONS) {
@@ -369,7 +407,7 @@ describe("HTTP API", () => {
   });
 
   it("uses one Lambda proxy integration per function, invocable from its routes only", () => {
-    s.template.resourceCountIs("AWS::ApiGatewayV2::Integration", 3);
+    s.template.resourceCountIs("AWS::ApiGatewayV2::Integration", new Set(ROUTES.map((r) => r.target)).size);
     const sources = resources(s.template, "AWS::Lambda::Permission").map(([, p]) =>
       JSON.stringify(p.Properties.SourceArn),
     );
@@ -377,9 +415,9 @@ describe("HTTP API", () => {
     for (const route of ROUTES) expect(sources.some((src) => src.includes(`/*/*${route.path}"`))).toBe(true);
   });
 
-  it("binds status, logs and download as documented", () => {
+  it("binds health, status, logs and download as documented", () => {
     const target = Object.fromEntries(ROUTES.map((r) => [r.path, r.target]));
-    expect(target["/health"]).toBe("status");
+    expect(target["/health"]).toBe("health");
     expect(target["/namespaces/{namespaceId}/agents/{agentId}/deployments"]).toBe("status");
     expect(target["/namespaces/{namespaceId}/agents/{agentId}/deployments/{deploymentId}/runtime"]).toBe(
       "status",

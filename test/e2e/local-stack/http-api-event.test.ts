@@ -31,7 +31,7 @@ function eventFor(target: string, rawHeaders: string[]) {
 describe("routing", () => {
   it("routes the five GET routes to their functions", () => {
     const cases: [string, string, string][] = [
-      ["/health", "GET /health", "status"],
+      ["/health", "GET /health", "health"],
       [
         "/namespaces/acme/agents/support/deployments",
         "GET /namespaces/{namespaceId}/agents/{agentId}/deployments",

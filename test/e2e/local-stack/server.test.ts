@@ -101,7 +101,7 @@ describe("local API Gateway server", () => {
       "Authorization: Bearer eyJ.x.y",
     ]);
     await rawRequest(base, ["GET /health HTTP/1.1"]);
-    expect(calls.map((c) => c.fn)).toEqual(["status", "status"]);
+    expect(calls.map((c) => c.fn)).toEqual(["status", "health"]);
     for (const c of calls) {
       expect(c.event.requestContext).not.toHaveProperty("authorizer");
     }

@@ -1,6 +1,6 @@
 /**
  * P3 (docs/quality.md): a route that never talks to a cluster does not load the Kubernetes client.
- * A fresh Node process imports the status function as Lambda would, answers `/health`, and a hook
+ * A fresh Node process imports the `/health` function as Lambda would, answers `/health`, and a hook
  * reports every module Node loaded; then, as a control that the hook sees the client when it does
  * load, the same process makes the driver load it.
  */
@@ -15,7 +15,7 @@ const HOOK = fileURLToPath(new URL("./module-log-hook.mjs", import.meta.url));
 const SCRIPT = `
 const { writeSync } = await import("node:fs");
 const mark = (m) => writeSync(3, "MARK " + m + "\\n");
-const { handler } = await import(${JSON.stringify(join(ROOT, "functions/status.ts"))});
+const { handler } = await import(${JSON.stringify(join(ROOT, "functions/health.ts"))});
 const event = JSON.parse((await import("node:fs")).readFileSync(${JSON.stringify(join(ROOT, "events/status.json"))}, "utf8"));
 const health = { ...event, routeKey: "GET /health", rawPath: "/health", pathParameters: undefined };
 const context = { awsRequestId: "c0ffee00-0000-4000-8000-000000000000", functionName: "status", getRemainingTimeInMillis: () => 10000 };
@@ -60,7 +60,7 @@ function run(): Promise<{ lines: string[]; stderr: string; code: number | null }
   });
 }
 
-describe("cold start of the status function", () => {
+describe("cold start of the /health function", () => {
   it("answers /health without loading the Kubernetes client; the driver loads it on first use", async () => {
     const { lines, stderr, code } = await run();
     expect(code, stderr).toBe(0);
@@ -69,8 +69,8 @@ describe("cold start of the status function", () => {
     expect(health, stderr).toBeGreaterThan(0);
     expect(driver).toBeGreaterThan(health);
     const isClient = (l: string) => l.includes("/node_modules/@kubernetes/client-node/");
-    // Loaded modules are URLs; the status function's own modules were seen, so the hook works.
-    expect(lines.slice(0, health).some((l) => l.includes("/functions/status.ts"))).toBe(true);
+    // Loaded modules are URLs; the function's own modules were seen, so the hook works.
+    expect(lines.slice(0, health).some((l) => l.includes("/functions/health.ts"))).toBe(true);
     expect(lines.slice(0, health).filter(isClient)).toEqual([]);
     expect(lines.slice(health, driver).some(isClient)).toBe(true);
   }, 60_000);
