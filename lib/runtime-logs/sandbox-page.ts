@@ -9,7 +9,8 @@
  * overlap are matched against the remembered keyed hashes, per millisecond, as multisets (the
  * older lines of a group remembered by count only are skipped by position); newer lines are new.
  * A remembered line the answer no longer holds means the ring rolled past it (`buffer_lost`, or
- * `window_exceeded` when the answer was a full window), dated at the oldest returned line. Lines
+ * `window_exceeded` when the answer was a full window of a ring holding more), dated at the oldest
+ * returned line. Lines
  * with a time of 0, a negative time or one beyond now + 60 s are untimed for resume: delivered
  * once (far-future ones are remembered by hash), they never move the frontier.
  */
@@ -255,8 +256,11 @@ export function selectSandboxLines(
       n >= ctx.bufferTotal &&
       oldest !== null &&
       (O === null || oldest >= O);
+    // A full answer from a ring holding more than one read returns: the missing lines may still be
+    // in the ring, past the window. A full answer that was the whole ring: they were evicted.
+    const windowCut = full && ctx.bufferTotal > n;
     if (missing > 0)
-      loss = gap(full ? "window_exceeded" : "buffer_lost", oldest === null ? null : sandboxTime(oldest));
+      loss = gap(windowCut ? "window_exceeded" : "buffer_lost", oldest === null ? null : sandboxTime(oldest));
     else if (rolledInto && oldest !== null) loss = gap("buffer_lost", sandboxTime(oldest));
   }
 

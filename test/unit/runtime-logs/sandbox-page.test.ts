@@ -260,10 +260,16 @@ describe("sandbox resume", () => {
       time: new Date(T0 + 20).toISOString(),
     });
     expect(lines(rolled.page.records)).toEqual(["c", "d"]);
-    const full = page(chunk([line(20, "c"), line(21, "d")], { lines: 2, sinceMs: T0 }), {
+    // A full window of a ring that holds more: the lost lines may be past the window.
+    const full = page(chunk([line(20, "c"), line(21, "d")], { lines: 2, sinceMs: T0 }, 5), {
       cursor: state(first.cursor),
     });
     expect(full.page.records[0]).toMatchObject({ type: "gap", reason: "window_exceeded" });
+    // A full window that is the whole ring (capacity 2000 read with lines=2000): they were evicted.
+    const whole = page(chunk([line(20, "c"), line(21, "d")], { lines: 2, sinceMs: T0 }, 2), {
+      cursor: state(first.cursor),
+    });
+    expect(whole.page.records[0]).toMatchObject({ type: "gap", reason: "buffer_lost" });
     // The gap is reported once: the next poll resumes from what it delivered.
     const after = page(chunk([line(20, "c"), line(21, "d")], { lines: 2000, sinceMs: T0 }), {
       cursor: state(rolled.cursor),
