@@ -60,7 +60,8 @@ function mergedStreams(ctx: Ctx, o: LogsOptions, runtime: unknown, announce: boo
     const src = sources.find((s) => s.id === id);
     if (src === undefined) continue;
     if (src.available !== true) {
-      if (announce)
+      // A source the deployment does not have (NOT_CONFIGURED) is not news; a missing Pod is.
+      if (announce && src.unavailableCode !== "NOT_CONFIGURED")
         ctx.notice(
           `skipping source ${id}: not available${typeof src.unavailableCode === "string" ? ` (${src.unavailableCode})` : ""}`,
         );

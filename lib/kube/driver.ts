@@ -355,16 +355,17 @@ export class ClientNodeKubeDriver implements KubeDriver {
       });
     }
     // The sandbox source is listed from the registry alone (no gRPC call on the status route):
-    // available when the deployment names a sandbox.
-    if (deployment.sandbox !== undefined) {
+    // available when the deployment names a sandbox, else NOT_CONFIGURED (docs/api.md). A
+    // description of chosen roles only lists the sandbox when it is configured.
+    if (deployment.sandbox !== undefined || !options.roles)
       sources.push({
         id: "sandbox",
         kind: "sandbox",
         pods: [],
-        available: true,
+        available: deployment.sandbox !== undefined,
+        ...(deployment.sandbox === undefined ? { unavailableCode: "NOT_CONFIGURED" as const } : {}),
         retention: SANDBOX_RETENTION,
       });
-    }
     return {
       description: {
         deploymentId: deployment.deploymentId,

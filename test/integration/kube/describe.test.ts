@@ -225,7 +225,10 @@ describe("describeRuntime (two clusters)", () => {
     expect(desc.sources.map((s) => [s.id, s.pods.map((p) => `${p.name}/${p.container}`)])).toEqual([
       ["gateway", ["gw-0/gateway"]],
       ["agent", ["harness-0/harness", "harness-1/harness"]],
+      ["sandbox", []],
     ]);
+    // No sandbox named: listed, not available, NOT_CONFIGURED (and no call made for it).
+    expect(desc.sources.at(-1)).toMatchObject({ available: false, unavailableCode: "NOT_CONFIGURED" });
     // 2 Pod lists + 3 Event lists.
     expect(stats.clusterCalls).toBe(5);
     const onlyAgent = await h.driver.describeRuntime(deployment({ gateway: ctl, agent: exe }), {
