@@ -1,15 +1,22 @@
 /**
  * Writes a scenario's registry section (docs/kube.md § Scenario file, defaults already applied by the
- * scenario schema) and the local clusters into the Registry table, through lib/registry/items.ts:
- * the only writer of these shapes on the local stack.
+ * scenario schema), the local clusters and the local OpenShell gateways into the Registry table,
+ * through lib/registry/items.ts: the only writer of these shapes on the local stack.
  */
 import { BatchWriteCommand, type DynamoDBDocumentClient, ScanCommand } from "@aws-sdk/lib-dynamodb";
-import type { AgentRecord, ClusterRecord, DeploymentRecord, GrantRecord } from "../lib/domain.ts";
+import type {
+  AgentRecord,
+  ClusterRecord,
+  DeploymentRecord,
+  GrantRecord,
+  OpenShellGatewayRecord,
+} from "../lib/domain.ts";
 import {
   agentToItem,
   clusterToItem,
   deploymentToItem,
   grantToItem,
+  openshellToItem,
   type RegistryItem,
 } from "../lib/registry/items.ts";
 
@@ -33,8 +40,12 @@ export interface LoadOptions {
   replace?: boolean;
 }
 
-/** The items a registry section and cluster list become (pure; exported for tests). */
-export function registryItems(registry: RegistrySection, clusters: ClusterRecord[]): RegistryItem[] {
+/** The items a registry section, clusters and gateways become (pure; exported for tests). */
+export function registryItems(
+  registry: RegistrySection,
+  clusters: ClusterRecord[],
+  gateways: OpenShellGatewayRecord[] = [],
+): RegistryItem[] {
   const items: RegistryItem[] = [];
   for (const agent of registry.agents) {
     const { deployments, stateVersion, ...rest } = agent;
@@ -45,6 +56,7 @@ export function registryItems(registry: RegistrySection, clusters: ClusterRecord
   }
   for (const grant of registry.grants) items.push(grantToItem(grant));
   for (const cluster of clusters) items.push(clusterToItem(cluster));
+  for (const gateway of gateways) items.push(openshellToItem(gateway));
   const seen = new Set<string>();
   for (const item of items) {
     const id = `${item.pk}\u0000${item.sk}`;
@@ -89,8 +101,9 @@ export async function loadRegistry(
   options: LoadOptions,
   registry: RegistrySection,
   clusters: ClusterRecord[] = [],
+  gateways: OpenShellGatewayRecord[] = [],
 ): Promise<number> {
-  const items = registryItems(registry, clusters);
+  const items = registryItems(registry, clusters, gateways);
   if (options.replace) await deleteAll(options.doc, options.tableName);
   await batchWrite(
     options.doc,
@@ -114,3 +127,10 @@ export const localCluster = (
   displayName,
   allowStaticCredentials: true,
 });
+
+/** A local OpenShell gateway item: `file:` reference to its connection document (docs/sandbox.md). */
+export const localGateway = (
+  gatewayId: string,
+  connectionPath: string,
+  displayName = gatewayId,
+): OpenShellGatewayRecord => ({ gatewayId, connectionRef: `file:${connectionPath}`, displayName });

@@ -2,6 +2,8 @@
  * The admin API over HTTP (docs/kube.md § Admin API): JSON bodies mapped onto the in-process
  * operations. Answers `{ok: true, …}` or `{ok: false, error, issues?}` with a 4xx status.
  */
+
+import { SandboxSimError } from "../openshell-sim/world.ts";
 import { ScenarioError } from "../scenario/schema.ts";
 import type { ApiResponse } from "./cluster-api.ts";
 import type { SimStats } from "./server.ts";
@@ -20,6 +22,11 @@ export interface AdminOperations {
   stats(): SimStats;
   resetStats(): void;
   nowText(): string;
+  /**
+   * `POST /sandbox/{op}`: the OpenShell simulator's admin operations (docs/admin-api.md § Sandbox
+   * routes), served here so both simulators share one `simUrl` and one guard. Absent: no sandbox.
+   */
+  sandbox?: (op: string, body: unknown) => unknown;
 }
 
 const reply = (status: number, body: unknown): ApiResponse => ({
@@ -58,6 +65,10 @@ export async function handleAdmin(
     } catch {
       return reply(400, { ok: false, error: "the body is not valid JSON" });
     }
+    if (path.startsWith("/sandbox/")) {
+      if (!ops.sandbox) return reply(404, { ok: false, error: "the scenario has no OpenShell gateways" });
+      return reply(200, { ok: true, ...(ops.sandbox(path.slice("/sandbox/".length), body) as object) });
+    }
     switch (path) {
       case "/scenario":
         await ops.loadScenario(body);
@@ -82,7 +93,9 @@ export async function handleAdmin(
     }
   } catch (e) {
     if (e instanceof ScenarioError) return reply(400, { ok: false, error: e.message, issues: e.issues });
-    if (e instanceof SimError) return reply(e.status, { ok: false, error: e.message });
+    if (e instanceof SimError || e instanceof SandboxSimError) {
+      return reply(e.status, { ok: false, error: e.message });
+    }
     return reply(500, { ok: false, error: "admin operation failed" });
   }
 }

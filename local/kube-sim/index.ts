@@ -76,6 +76,11 @@ export interface KubeSim {
   loadScenario(raw: unknown, loadTime?: Date): Scenario;
   /** See StartKubeSimOptions.onScenarioLoaded; settable after start. */
   onScenarioLoaded: ((scenario: Scenario) => Promise<void>) | undefined;
+  /**
+   * Serves `POST /__sim/sandbox/{op}` behind the admin API's own guard (loopback peer, loopback
+   * origin, JSON body): the local stack points it at the OpenShell simulator. Unset: 404.
+   */
+  sandboxAdmin: ((op: string, body: unknown) => unknown) | undefined;
   stats(): SimStats;
   resetStats(): void;
   close(): Promise<void>;
@@ -93,6 +98,7 @@ class KubeSimImpl implements KubeSim {
   private unsubscribe: () => void = () => {};
 
   onScenarioLoaded: ((scenario: Scenario) => Promise<void>) | undefined;
+  sandboxAdmin: ((op: string, body: unknown) => unknown) | undefined;
 
   constructor(scenario: Scenario) {
     this.world = new World(scenario);
@@ -115,6 +121,7 @@ class KubeSimImpl implements KubeSim {
             stats: () => this.stats(),
             resetStats: () => this.resetStats(),
             nowText: () => formatKubeletTime(this.world.nowNs()),
+            ...(this.sandboxAdmin ? { sandbox: this.sandboxAdmin } : {}),
           },
           req.method ?? "GET",
           path,

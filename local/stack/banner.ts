@@ -9,6 +9,8 @@ export interface BannerInput {
   scenarioFile: string | null;
   dataDir: string | null;
   kubeconfigs: Record<string, string>;
+  /** OpenShell gateways the simulator serves, `{gatewayId: "host:port"}`. */
+  openshell?: Record<string, string>;
   example: StackExample | null;
   /** Where the served bundles are, when the stack serves bundles rather than sources. */
   bundlesDir?: string | null;
@@ -34,6 +36,9 @@ export function renderBanner(b: BannerInput): string {
     `  stack file      ${b.stackFile}`,
   ];
   for (const [id, path] of Object.entries(b.kubeconfigs)) lines.push(`  kubeconfig      ${id}: ${path}`);
+  for (const [id, hostPort] of Object.entries(b.openshell ?? {})) {
+    lines.push(`  OpenShell sim   ${id}: ${hostPort} (gRPC; connection document in openshell/${id}.json)`);
+  }
   lines.push(
     `  functions       ${b.bundlesDir ? `esbuild bundles as deployed, in ${b.bundlesDir}` : "TypeScript sources (functions/)"}`,
   );
@@ -50,6 +55,7 @@ export function renderBanner(b: BannerInput): string {
       const runtime = `${agentBase}/deployments/${ex.deploymentId}/runtime`;
       lines.push(`  curl -H ${auth} ${runtime}`);
       lines.push(`  curl -H ${auth} '${runtime}/logs?source=gateway&tailLines=50'`);
+      if (b.tour?.sandbox) lines.push(`  curl -H ${auth} '${runtime}/logs?source=sandbox&tailLines=50'`);
     }
     const occ = `npx occ --endpoint ${b.apiUrl} --namespace ${ex.namespaceId} --token ${token}`;
     const tour = b.tour ?? null;
@@ -71,6 +77,7 @@ export function renderBanner(b: BannerInput): string {
       if (c.agentId === ex.agentId && c.role === "gateway") continue; // its previous is the OOM story above
       lines.push(`  ${occ} agent logs ${c.agentId} --source ${c.role}${dep(c.deploymentId)} --previous`);
     }
+    if (tour?.sandbox) lines.push(`  ${occ} agent logs ${ex.agentId} --source sandbox${exDep}`);
     lines.push(`  ${occ} agent logs ${ex.agentId} --source gateway${exDep} --follow`);
     lines.push("");
     if (tour?.restartable) {
@@ -89,6 +96,26 @@ export function renderBanner(b: BannerInput): string {
       lines.push(`instance; \`agent restarts ${ex.agentId}\` then names the cause.`);
       lines.push(
         `  curl -X POST -H 'content-type: application/json' ${b.simUrl}/__sim/restart -d ${shellQuote(body)}`,
+      );
+      lines.push("");
+    }
+    if (tour?.sandbox) {
+      const body = JSON.stringify({
+        gateway: tour.sandbox.gateway,
+        sandbox: tour.sandbox.sandboxName,
+        lines: [
+          [
+            "now",
+            "WARN",
+            "openshell_sandbox::proxy",
+            "CONNECT pastebin.com:443",
+            { action: "deny", dst_host: "pastebin.com", dst_port: "443", policy: "default" },
+          ],
+        ],
+      });
+      lines.push(`Follow the sandbox (\`--source sandbox --follow\`) and append a denied connection to it:`);
+      lines.push(
+        `  curl -X POST -H 'content-type: application/json' ${b.simUrl}/__sim/sandbox/append -d ${shellQuote(body)}`,
       );
       lines.push("");
     }

@@ -1,7 +1,8 @@
 /**
  * The local stack in one process: embedded dynalite with the service's tables, the kube API
- * simulator serving a scenario, kubeconfigs and keys on disk, the registry loaded from the
- * scenario, and the local API Gateway in front of the real handlers. `npm start` runs it
+ * simulator serving a scenario (and the OpenShell simulator when it has an `openshell` block),
+ * kubeconfigs, connection documents and keys on disk, the registry loaded from the scenario, and
+ * the local API Gateway in front of the real handlers. `npm start` runs it
  * (local/main.ts); e2e tests start it in-process on port 0.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -12,7 +13,8 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createDynamo, localDynamoOptions } from "../../lib/state/dynamo.ts";
 import { startKubeSim } from "../kube-sim/index.ts";
-import { loadRegistry, localCluster } from "../registry-loader.ts";
+import type { OpenShellSim } from "../openshell-sim/index.ts";
+import { loadRegistry, localCluster, localGateway } from "../registry-loader.ts";
 import { renderBanner } from "./banner.ts";
 import { createConsoleAssets } from "./console-assets.ts";
 import { ensureTables, LOCAL_TABLE_NAMES, startDynalite } from "./dynamo.ts";
@@ -20,13 +22,14 @@ import { applyEnvironment, buildLambdaEnvironment } from "./environment.ts";
 import { writeFileAtomic } from "./files.ts";
 import { createHandlerLoader, type FunctionName } from "./handlers.ts";
 import { ensureKeys } from "./keys.ts";
+import { createStackOpenShell } from "./openshell.ts";
 import { firstExample, grantedPrincipals, tourOf } from "./scenario-info.ts";
 import { createApiServer } from "./server.ts";
 import { assertStackFileFree, removeFileIfOwned, type StackInfo, writeStackFile } from "./stack-file.ts";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const DEFAULT_SCENARIO = join(REPO_ROOT, "local/scenarios/demo.json");
-/** Where `npm start` keeps kubeconfigs/, keys/ and stack.json (git-ignored). */
+/** Where `npm start` keeps kubeconfigs/, openshell/, keys/ and stack.json (git-ignored). */
 export const DEFAULT_LOCAL_DIR = join(REPO_ROOT, ".local");
 
 export interface LocalStackOptions {
@@ -61,6 +64,15 @@ export interface LocalStack {
   sim: KubeSim;
   dynamodbEndpoint: string;
   kubeconfigs: Record<string, string>;
+  /**
+   * The OpenShell simulator while the scenario has gateways (its admin routes are also on
+   * `simUrl`/__sim/sandbox/*), with `{gatewayId: "host:port"}` and the connection documents' paths.
+   */
+  openshell: {
+    sim: OpenShellSim | undefined;
+    endpoints: Record<string, string>;
+    connections: Record<string, string>;
+  };
   stackFile: string;
   workDir: string;
   /** The functions' environment, as set on this process. */
@@ -159,6 +171,13 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     ]);
     closers.push(() => dynamo.close());
     closers.push(() => sim.close());
+    // The sandbox source: OpenShell gateways on the kube simulator's clock, admin on its simUrl.
+    const shell = createStackOpenShell({
+      dir: join(workDir, "openshell"),
+      nowMs: () => sim.now().getTime(),
+    });
+    closers.push(() => shell.close());
+    sim.sandboxAdmin = (op, body) => shell.admin(op, body);
 
     const { client, doc } = createDynamo(localDynamoOptions(dynamo.endpoint));
     closers.push(() => client.destroy());
@@ -169,10 +188,12 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     let principals: string[] = [];
     const syncRegistry = async () => {
       kubeconfigs = await sim.writeKubeconfigs(join(workDir, "kubeconfigs"));
+      await shell.sync(sim.scenario.openshell);
       await loadRegistry(
         { doc, tableName: LOCAL_TABLE_NAMES.registry, replace: true },
         sim.scenario.registry,
         Object.entries(kubeconfigs).map(([id, path]) => localCluster(id, path)),
+        Object.entries(shell.connections).map(([id, path]) => localGateway(id, path)),
       );
       principals = grantedPrincipals(sim.scenario.registry);
     };
@@ -220,6 +241,11 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       kubeconfigs,
       pid: process.pid,
     };
+    const noteOpenShell = () => {
+      if (Object.keys(shell.endpoints).length > 0) info.openshell = shell.endpoints;
+      else delete info.openshell;
+    };
+    noteOpenShell();
     // A second stack may have started meanwhile in the same directory: the first to write wins.
     assertStackFileFree(stackFile);
     writeFileAtomic(envFile, `${JSON.stringify({ pid: process.pid, environment }, null, 2)}\n`, 0o600);
@@ -246,6 +272,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       writeFileAtomic(envFile, `${JSON.stringify({ pid: process.pid, environment }, null, 2)}\n`, 0o600);
       handlers.reset();
       info.kubeconfigs = kubeconfigs;
+      noteOpenShell();
       writeStackFile(stackFile, info);
     };
     sim.onScenarioLoaded = followScenario;
@@ -265,6 +292,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       scenarioFile,
       dataDir,
       kubeconfigs,
+      openshell: shell.endpoints,
       example,
       bundlesDir,
       tour: example ? tourOf(scenario, example) : null,
@@ -279,6 +307,17 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       dynamodbEndpoint: dynamo.endpoint,
       get kubeconfigs() {
         return kubeconfigs;
+      },
+      openshell: {
+        get sim() {
+          return shell.sim;
+        },
+        get endpoints() {
+          return shell.endpoints;
+        },
+        get connections() {
+          return shell.connections;
+        },
       },
       stackFile,
       workDir,

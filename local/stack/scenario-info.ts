@@ -56,6 +56,14 @@ export interface Tour {
   agents: Array<{ agentId: string; deploymentId: string | null }>;
   restartable: TourContainer | null;
   restarted: TourContainer[];
+  /** The example's active deployment's sandbox, when it names one (docs/sandbox.md). */
+  sandbox: TourSandbox | null;
+}
+
+/** A sandbox the banner reads and appends to: the gateway and the name the deployment gives. */
+export interface TourSandbox {
+  gateway: string;
+  sandboxName: string;
 }
 
 const activeOf = (agent: ScenarioRegistry["agents"][number]): string | null =>
@@ -107,9 +115,14 @@ export function tourOf(scenario: Scenario, example: StackExample): Tour {
   const restartable = containers.find(
     (c) => c.agentId === example.agentId && c.role === "gateway" && c.running && !c.init,
   );
+  const exampleAgent = scenario.registry.agents.find(
+    (a) => a.namespaceId === example.namespaceId && a.agentId === example.agentId,
+  );
+  const sandbox = exampleAgent?.deployments.find((d) => d.deploymentId === example.deploymentId)?.sandbox;
   return {
     agents,
     restartable: restartable ? strip(restartable) : null,
     restarted: containers.filter((c) => c.restartCount > 0 && !c.init).map(strip),
+    sandbox: sandbox ? { gateway: sandbox.endpointRef, sandboxName: sandbox.sandboxName } : null,
   };
 }

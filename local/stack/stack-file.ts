@@ -10,6 +10,8 @@ export interface StackInfo {
   simUrl: string;
   dynamodbEndpoint: string;
   kubeconfigs: Record<string, string>;
+  /** OpenShell gateways of the scenario, `{gatewayId: "host:port"}`; absent when it has none. */
+  openshell?: Record<string, string>;
   pid: number;
 }
 
