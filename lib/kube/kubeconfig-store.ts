@@ -1,7 +1,8 @@
 /**
  * KubeconfigStore: resolves a cluster's `kubeconfigRef` to a client-node KubeConfig that passed the
  * policy (kubeconfig-policy.ts). `file:<path>` reads a local file (local stack); `secretsmanager:<name>`
- * reads AWS Secrets Manager, names under the configured prefix only, cached per container for 5 min.
+ * reads AWS Secrets Manager, names under the configured prefix only, cached per container for 5 min
+ * (lib/secret-cache.ts: a failed refresh keeps the last good kubeconfig and backs off).
  * EKS exec users get a bearer token minted in-process. Errors name the cluster, never contents.
  */
 import { createHash } from "node:crypto";
@@ -13,6 +14,7 @@ import { GetSecretValueCommand, type SecretsManagerClient } from "@aws-sdk/clien
 import type { AwsCredentialIdentityProvider } from "@aws-sdk/types";
 import type { Cluster, KubeConfig, User } from "@kubernetes/client-node";
 import { ServiceError } from "../api/errors.ts";
+import { SecretCache } from "../secret-cache.ts";
 import { KeptAliveKubeConfig } from "./cluster-session.ts";
 import { EksTokenCache } from "./eks-token.ts";
 import { KubeconfigRejected, type ResolvedKubeconfig, resolveKubeconfig } from "./kubeconfig-policy.ts";
@@ -43,17 +45,14 @@ export interface KubeconfigStoreOptions {
   /** Region for EKS exec users without `--region` (default: AWS_REGION). */
   defaultRegion?: string;
   now?: () => number;
+  /** [0, 1): jitter of the refresh backoff. */
+  random?: () => number;
 }
 
 const SECRET_NAME = /^[A-Za-z0-9/_+=.@-]{1,512}$/;
 
 const failure = (clusterId: string, reason: string): ServiceError =>
   new ServiceError("RUNTIME_LOGS_UNAVAILABLE", { internal: `cluster ${clusterId}: kubeconfig ${reason}` });
-
-interface CacheEntry {
-  loadedAt: number;
-  config: Promise<ResolvedKubeconfig>;
-}
 
 /** Idle kept-alive connections close after this (API servers drop idle ones after about a minute). */
 export const IDLE_CONNECTION_MS = 30_000;
@@ -121,7 +120,7 @@ function toKubeConfig(
 }
 
 export class DefaultKubeconfigStore implements KubeconfigStore {
-  readonly #cache = new Map<string, CacheEntry>();
+  readonly #cache: SecretCache<ResolvedKubeconfig>;
   /** One kept-alive agent per cluster, replaced when its TLS material changes. */
   readonly #connections = new Map<string, { fingerprint: string; agent: http.Agent }>();
   readonly #now: () => number;
@@ -129,6 +128,11 @@ export class DefaultKubeconfigStore implements KubeconfigStore {
 
   constructor(private readonly options: KubeconfigStoreOptions) {
     this.#now = options.now ?? Date.now;
+    this.#cache = new SecretCache({
+      ttlMs: KUBECONFIG_CACHE_MS,
+      now: this.#now,
+      ...(options.random ? { random: options.random } : {}),
+    });
   }
 
   async get(clusterId: string, ref: string, allowances: ClusterAllowances = {}): Promise<KubeConfig> {
@@ -167,22 +171,14 @@ export class DefaultKubeconfigStore implements KubeconfigStore {
 
   /**
    * Parsed and policy-checked kubeconfigs are cached per container for 5 minutes, whatever their
-   * source: a file is not re-read and re-validated on every Kubernetes call.
+   * source: a file is not re-read and re-validated on every Kubernetes call. A refresh that fails
+   * (store down, or a new version the policy refuses) keeps serving the last good one.
    */
   #resolve(clusterId: string, ref: string, allowStatic: boolean): Promise<ResolvedKubeconfig> {
     // The allowance is part of the key: revoking it takes effect with the next Registry read.
-    const key = `${clusterId}\0${ref}\0${allowStatic}`;
-    const now = this.#now();
-    const hit = this.#cache.get(key);
-    if (hit && now - hit.loadedAt < KUBECONFIG_CACHE_MS && now >= hit.loadedAt) return hit.config;
-    const config = this.#load(clusterId, ref, allowStatic);
-    const entry = { loadedAt: now, config };
-    this.#cache.set(key, entry);
-    // Failures are not cached: the next request tries again.
-    config.catch(() => {
-      if (this.#cache.get(key) === entry) this.#cache.delete(key);
-    });
-    return config;
+    return this.#cache.get(`${clusterId}\0${ref}\0${allowStatic}`, () =>
+      this.#load(clusterId, ref, allowStatic),
+    );
   }
 
   #load(clusterId: string, ref: string, allowStatic: boolean): Promise<ResolvedKubeconfig> {

@@ -2,13 +2,15 @@
  * OpenShell connection documents: a gateway's `connectionRef` (`secretsmanager:<name>` under
  * `runtime-logs/openshell/`, or `file:<path>` locally) resolves to JSON `{endpoint, caPem?,
  * clientCertPem?, clientKeyPem?, token?, allowPlaintextLoopback?}`. Documents are validated, then
- * cached per container for 5 minutes like kubeconfigs. Plaintext is refused unless the endpoint is
+ * cached per container for 5 minutes like kubeconfigs (lib/secret-cache.ts: a failed refresh keeps
+ * the last good document and backs off). Plaintext is refused unless the endpoint is
  * loopback and the document allows it. Errors name the gateway, never document contents.
  */
 import { readFile } from "node:fs/promises";
 import { isIP } from "node:net";
 import { GetSecretValueCommand, type SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { z } from "zod";
+import { SecretCache } from "../secret-cache.ts";
 import { gatewayUnavailable } from "./errors.ts";
 import type { GatewayAuth } from "./types.ts";
 
@@ -115,34 +117,23 @@ export interface ConnectionStoreOptions {
   /** Needed for `secretsmanager:` refs. */
   secrets?: Pick<SecretsManagerClient, "send">;
   now?: () => number;
-}
-
-interface CacheEntry {
-  loadedAt: number;
-  value: Promise<OpenShellConnection>;
+  /** [0, 1): jitter of the refresh backoff. */
+  random?: () => number;
 }
 
 export class DefaultConnectionStore implements ConnectionStore {
-  readonly #cache = new Map<string, CacheEntry>();
-  readonly #now: () => number;
+  readonly #cache: SecretCache<OpenShellConnection>;
 
   constructor(private readonly options: ConnectionStoreOptions = {}) {
-    this.#now = options.now ?? Date.now;
+    this.#cache = new SecretCache({
+      ttlMs: CONNECTION_CACHE_MS,
+      ...(options.now ? { now: options.now } : {}),
+      ...(options.random ? { random: options.random } : {}),
+    });
   }
 
   get(gatewayId: string, connectionRef: string): Promise<OpenShellConnection> {
-    const key = `${gatewayId}\0${connectionRef}`;
-    const now = this.#now();
-    const hit = this.#cache.get(key);
-    if (hit && now >= hit.loadedAt && now - hit.loadedAt < CONNECTION_CACHE_MS) return hit.value;
-    const value = this.#load(gatewayId, connectionRef);
-    const entry = { loadedAt: now, value };
-    this.#cache.set(key, entry);
-    // Failures are not cached: the next request tries again.
-    value.catch(() => {
-      if (this.#cache.get(key) === entry) this.#cache.delete(key);
-    });
-    return value;
+    return this.#cache.get(`${gatewayId}\0${connectionRef}`, () => this.#load(gatewayId, connectionRef));
   }
 
   async #load(gatewayId: string, ref: string): Promise<OpenShellConnection> {

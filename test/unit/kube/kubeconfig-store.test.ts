@@ -81,6 +81,37 @@ describe("KubeconfigStore policy", () => {
     expect(calls).toHaveLength(2);
   });
 
+  it("a failed refresh serves the last good kubeconfig and backs off; a first failure is 503-coded", async () => {
+    let now = 1_000_000;
+    const values: Record<string, string> = {
+      "runtime-logs/clusters/a": kubeconfig(HTTPS, { token: SECRET_TOKEN }),
+    };
+    const { sender, calls } = fakeSecrets(values);
+    const store = createKubeconfigStore({ ...base, secrets: sender, now: () => now, random: () => 0 });
+    const ref = "secretsmanager:runtime-logs/clusters/a";
+    await store.get("a", ref, STATIC);
+    delete values["runtime-logs/clusters/a"]; // Secrets Manager answers errors from here on
+    now += KUBECONFIG_CACHE_MS;
+    // 3 000 requests over 5 minutes: each served with the last good kubeconfig.
+    for (let i = 0; i < 3_000; i++) {
+      now += 100;
+      const kc = await store.get("a", ref, STATIC);
+      expect(kc.getCurrentUser()?.token).toBe(SECRET_TOKEN);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    // Waits of 0.5, 1, 2, … s up to 30 s: a dozen or so reads, not 3 000.
+    expect(calls.length - 1).toBeLessThanOrEqual(20);
+    expect(calls.length - 1).toBeGreaterThanOrEqual(5);
+
+    const cold = fakeSecrets({});
+    const fresh = createKubeconfigStore({ ...base, secrets: cold.sender, now: () => now, random: () => 0 });
+    for (let i = 0; i < 3; i++) {
+      const e = await rejection(fresh.get("a", ref, STATIC));
+      expect(isServiceError(e) && e.code).toBe("RUNTIME_LOGS_UNAVAILABLE");
+    }
+    expect(cold.calls).toHaveLength(1);
+  });
+
   it("refuses secret names outside the prefix without calling Secrets Manager", async () => {
     const { sender, calls } = fakeSecrets({});
     const store = createKubeconfigStore({ ...base, secrets: sender });

@@ -1,7 +1,13 @@
 /** Connection documents: shape, TLS material, and plaintext only to an allowed loopback endpoint. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isLoopbackHost, parseConnectionDocument } from "../../../lib/openshell/connection.ts";
+import { isServiceError } from "../../../lib/api/errors.ts";
+import {
+  CONNECTION_CACHE_MS,
+  createConnectionStore,
+  isLoopbackHost,
+  parseConnectionDocument,
+} from "../../../lib/openshell/connection.ts";
 
 const CERT = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n";
 const KEY = "-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n";
@@ -69,5 +75,53 @@ describe("parseConnectionDocument", () => {
     for (const h of ["127.0.0.1", "127.8.9.10", "[::1]", "localhost"]) expect(isLoopbackHost(h)).toBe(true);
     for (const h of ["128.0.0.1", "[::2]", "localhost.example", "0.0.0.0", "10.0.0.1"])
       expect(isLoopbackHost(h)).toBe(false);
+  });
+});
+
+describe("ConnectionStore", () => {
+  const NAME = "runtime-logs/openshell/gw1";
+  const REF = `secretsmanager:${NAME}`;
+  const secrets = (answer: () => string) => {
+    const calls: string[] = [];
+    return {
+      calls,
+      sender: {
+        send: async (command: { input: { SecretId: string } }) => {
+          calls.push(command.input.SecretId);
+          return { SecretString: answer() };
+        },
+      } as never,
+    };
+  };
+
+  it("a failed refresh serves the last good document, with O(log) reads over the outage", async () => {
+    let now = 0;
+    let down = false;
+    const s = secrets(() => {
+      if (down) throw new Error("unreachable");
+      return JSON.stringify({ endpoint: "os.example:443", token: "abc.def" });
+    });
+    const store = createConnectionStore({ secrets: s.sender, now: () => now, random: () => 0 });
+    await store.get("gw1", REF);
+    down = true;
+    now = CONNECTION_CACHE_MS;
+    for (let i = 0; i < 3_000; i++) {
+      now += 100;
+      expect((await store.get("gw1", REF)).token).toBe("abc.def");
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    expect(s.calls.length - 1).toBeLessThanOrEqual(20);
+  });
+
+  it("a first load that fails answers RUNTIME_LOGS_UNAVAILABLE, and backs off", async () => {
+    const s = secrets(() => {
+      throw new Error("unreachable");
+    });
+    const store = createConnectionStore({ secrets: s.sender, now: () => 0, random: () => 0 });
+    for (let i = 0; i < 3; i++) {
+      const e = await store.get("gw1", REF).catch((error: unknown) => error);
+      expect(isServiceError(e) && e.code).toBe("RUNTIME_LOGS_UNAVAILABLE");
+    }
+    expect(s.calls).toEqual([NAME]);
   });
 });
