@@ -2,13 +2,15 @@
  * Loads the cursor-signing and identity keys (config `CURSOR_KEY_*`, `IDENTITY_KEY_*`): JSON
  * `{"keyId", "secret": base64 ≥ 32 bytes, "previous"?: {keyId, secret}}` from Secrets Manager in AWS
  * or from a file on the local stack. Loaded once per container and refreshed after a while, so a
- * rotation reaches warm containers without a redeploy.
+ * rotation reaches warm containers without a redeploy; a failed refresh keeps the keys it had
+ * (lib/secret-cache.ts). Both keys rotate alike: the document's `previous` stays accepted.
  */
 import { readFile } from "node:fs/promises";
 import { GetSecretValueCommand, type SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { z } from "zod";
 import type { KeySource } from "./config.ts";
-import type { CursorKeys, IdentityKey, SecretKey } from "./runtime-logs/types.ts";
+import type { CursorKeys, IdentityKeys, KeyRing, SecretKey } from "./runtime-logs/types.ts";
+import { SecretCache } from "./secret-cache.ts";
 
 const MIN_SECRET_BYTES = 32;
 const REFRESH_MS = 5 * 60_000;
@@ -23,8 +25,10 @@ const secretKeySchema = z.object({
 const keyDocumentSchema = secretKeySchema.extend({ previous: secretKeySchema.optional() });
 
 export interface ServiceKeys {
+  /** Signs new cursors with `current`; verifies cursors of `previous` too. */
   cursor: CursorKeys;
-  identity: IdentityKey;
+  /** Pseudonyms are made with `current`; those of `previous` are still the service's own. */
+  identity: IdentityKeys;
 }
 
 export class KeyLoadError extends Error {
@@ -34,6 +38,12 @@ export class KeyLoadError extends Error {
 const toKey = (k: z.infer<typeof secretKeySchema>): SecretKey => ({
   id: k.keyId,
   secret: Buffer.from(k.secret, "base64"),
+});
+
+/** Both keys rotate the same way: new material is `current`, the one before stays as `previous`. */
+const toRing = (doc: z.infer<typeof keyDocumentSchema>): KeyRing => ({
+  current: toKey(doc),
+  ...(doc.previous ? { previous: toKey(doc.previous) } : {}),
 });
 
 async function readSource(source: KeySource, secrets: () => SecretsManagerClient): Promise<string> {
@@ -67,27 +77,22 @@ export function createKeyProvider(options: {
   identity: KeySource;
   secrets: () => SecretsManagerClient;
   now?: () => number;
+  random?: () => number;
 }): () => Promise<ServiceKeys> {
-  const now = options.now ?? Date.now;
-  let cached: { keys: Promise<ServiceKeys>; loadedAt: number } | undefined;
-  const load = async (): Promise<ServiceKeys> => {
-    const [cursor, identity] = await Promise.all([
-      loadDocument("cursor", options.cursor, options.secrets),
-      loadDocument("identity", options.identity, options.secrets),
-    ]);
-    return {
-      cursor: { current: toKey(cursor), ...(cursor.previous ? { previous: toKey(cursor.previous) } : {}) },
-      identity: toKey(identity),
-    };
-  };
-  return () => {
-    if (!cached || now() - cached.loadedAt > REFRESH_MS) {
-      const keys = load();
-      cached = { keys, loadedAt: now() };
-      keys.catch(() => {
-        if (cached?.keys === keys) cached = undefined;
-      });
-    }
-    return cached.keys;
+  const cache = new SecretCache<KeyRing>({
+    ttlMs: REFRESH_MS,
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.random ? { random: options.random } : {}),
+  });
+  const ring = (name: "cursor" | "identity") => () =>
+    cache.get(name, async () => toRing(await loadDocument(name, options[name], options.secrets)));
+  const cursor = ring("cursor");
+  const identity = ring("identity");
+  let last: ServiceKeys | undefined;
+  return async () => {
+    const [c, i] = await Promise.all([cursor(), identity()]);
+    // The same object while neither key changed: callers may cache what they derive from it.
+    if (last?.cursor !== c || last.identity !== i) last = { cursor: c, identity: i };
+    return last;
   };
 }

@@ -203,9 +203,9 @@ async function checkRestarts(
   budget: Budget,
   concurrency: number,
 ): Promise<RestartsCheck> {
-  let identity: ServiceKeys["identity"] | null = null;
+  let identity: ServiceKeys["identity"]["current"] | null = null;
   try {
-    identity = (await deps.keys()).identity;
+    identity = (await deps.keys()).identity.current;
   } catch {
     identity = null; // pseudonyms are then withheld (fail closed), attribution still runs
   }

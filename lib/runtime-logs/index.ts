@@ -82,6 +82,8 @@ export type {
   GapReason,
   GapRecord,
   IdentityKey,
+  IdentityKeys,
+  KeyRing,
   LineRecord,
   LogPage,
   LogRecord,

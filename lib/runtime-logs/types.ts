@@ -92,14 +92,20 @@ export interface SecretKey {
   secret: Buffer;
 }
 
-/** Cursor MAC keys: the current one signs, the previous one still verifies until its cursors expire. */
-export interface CursorKeys {
+/** A rotating key: `current` makes new values, `previous` (during a rotation) is still recognised. */
+export interface KeyRing {
   current: SecretKey;
   previous?: SecretKey;
 }
 
+/** Cursor MAC keys: the current one signs, the previous one still verifies until its cursors expire. */
+export type CursorKeys = KeyRing;
+
 /** Key of the identity pseudonyms (restarts.md § pseudonyms). */
 export type IdentityKey = SecretKey;
+
+/** The identity keys: pseudonyms are made with `current`; those `previous` made stay the service's own. */
+export type IdentityKeys = KeyRing;
 
 /**
  * The verified content of a cursor. `lastTime` is the newest delivered kubelet time (UTC, original

@@ -77,7 +77,8 @@ export async function readLogs(
       agentId: path.agentId,
       namespaceId: path.namespaceId,
       binding,
-      keys: { cursor: keys.cursor, identity: keys.identity },
+      // Pseudonyms are made with the current identity key (lib/keys.ts).
+      keys: { cursor: keys.cursor, identity: keys.identity.current },
       requestId: scope.requestId,
       signal: scope.deadline.signal,
       deadline: scope.deadline.at,

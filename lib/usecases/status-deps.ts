@@ -18,7 +18,7 @@ export function statusDeps(deps: ServiceDeps): StatusDeps {
     restarts: async ({ deployment, runtime, scope }) => {
       // A key that cannot be loaded withholds actor references (fail closed) but never fails the read.
       const identityKey = await deps.keys().then(
-        (keys) => keys.identity,
+        (keys) => keys.identity.current,
         () => null,
       );
       return recordAndListRestarts({

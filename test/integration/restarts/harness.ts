@@ -186,7 +186,7 @@ export async function startHarness(options: ScenarioOptions = {}): Promise<Harne
       registry,
       driver,
       tables: [],
-      keys: async () => ({ cursor: { current: identityKey }, identity: identityKey }),
+      keys: async () => ({ cursor: { current: identityKey }, identity: { current: identityKey } }),
       restarts,
       observations,
       log,

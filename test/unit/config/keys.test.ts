@@ -22,18 +22,35 @@ const noSecrets = () => {
 };
 
 describe("key provider", () => {
-  it("loads both keys from files, with the previous cursor key for rotation", async () => {
+  it("loads both keys from files, each with its previous key for rotation", async () => {
     const cursor = keyDoc("c2", { previous: keyDoc("c1") });
+    const previousIdentity = keyDoc("i1");
+    const identity = keyDoc("i2", { previous: previousIdentity });
     const load = createKeyProvider({
       cursor: file("c.json", cursor),
-      identity: file("i.json", keyDoc("i1")),
+      identity: file("i.json", identity),
       secrets: noSecrets,
     });
     const keys = await load();
     expect(keys.cursor.current.id).toBe("c2");
     expect(keys.cursor.current.secret.equals(Buffer.from(cursor.secret, "base64"))).toBe(true);
     expect(keys.cursor.previous?.id).toBe("c1");
-    expect(keys.identity.id).toBe("i1");
+    expect(keys.identity.current.id).toBe("i2");
+    expect(keys.identity.current.secret.equals(Buffer.from(identity.secret, "base64"))).toBe(true);
+    expect(keys.identity.previous?.id).toBe("i1");
+    expect(keys.identity.previous?.secret.equals(Buffer.from(previousIdentity.secret, "base64"))).toBe(true);
+  });
+
+  it("a key without previous has none; the same object comes back while nothing changed", async () => {
+    const load = createKeyProvider({
+      cursor: file("c0.json", keyDoc("c1")),
+      identity: file("i0.json", keyDoc("i1")),
+      secrets: noSecrets,
+    });
+    const keys = await load();
+    expect(keys.identity.previous).toBeUndefined();
+    expect(keys.cursor.previous).toBeUndefined();
+    expect(await load()).toBe(keys);
   });
 
   it("reads Secrets Manager at the SDK edge and caches the keys", async () => {
@@ -55,9 +72,71 @@ describe("key provider", () => {
     await load();
     await load();
     expect(calls).toBe(2);
+    docs.identity = keyDoc("i2", { previous: docs.identity });
     now += 6 * 60_000; // past the refresh interval: rotation reaches warm containers
-    await load();
+    await load(); // served from the last copy while the refresh runs beside it
     expect(calls).toBe(4);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const keys = await load();
+    expect(keys.identity.current.id).toBe("i2");
+    expect(keys.identity.previous?.id).toBe("i1");
+  });
+
+  it("a failed refresh keeps the keys it had and backs off: an outage costs O(log) reads, not one per request", async () => {
+    let calls = 0;
+    let down = false;
+    const docs: Record<string, unknown> = { cursor: keyDoc("c1"), identity: keyDoc("i1") };
+    const secrets = {
+      send: async (command: { input: { SecretId: string } }) => {
+        calls++;
+        if (down) throw Object.assign(new Error("throttled"), { name: "ThrottlingException" });
+        return { SecretString: JSON.stringify(docs[command.input.SecretId]) };
+      },
+    } as unknown as SecretsManagerClient;
+    let now = 0;
+    const load = createKeyProvider({
+      cursor: { kind: "secret", secretId: "cursor" },
+      identity: { kind: "secret", secretId: "identity" },
+      secrets: () => secrets,
+      now: () => now,
+      random: () => 0,
+    });
+    const good = await load();
+    down = true;
+    const before = calls;
+    // 6 000 requests over 10 minutes, starting past the refresh interval.
+    for (let i = 0; i < 6_000; i++) {
+      now = 6 * 60_000 + i * 100;
+      const keys = await load();
+      expect(keys.cursor.current.id).toBe("c1");
+      expect(keys.identity.current.id).toBe("i1");
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    // Two secrets, each: waits 0.5, 1, 2, … capped at 30–60 s: ~8 to reach the cap, then ≤ 20 more.
+    expect(calls - before).toBeLessThanOrEqual(2 * 30);
+    expect(good.identity.current.id).toBe("i1");
+  });
+
+  it("a first load that fails fails the request with KeyLoadError, and so does the next within the backoff", async () => {
+    let calls = 0;
+    const secrets = {
+      send: async () => {
+        calls++;
+        throw new Error("unreachable");
+      },
+    } as unknown as SecretsManagerClient;
+    let now = 0;
+    const load = createKeyProvider({
+      cursor: { kind: "secret", secretId: "cursor" },
+      identity: { kind: "secret", secretId: "identity" },
+      secrets: () => secrets,
+      now: () => now,
+      random: () => 0,
+    });
+    await expect(load()).rejects.toBeInstanceOf(KeyLoadError);
+    now = 100;
+    await expect(load()).rejects.toBeInstanceOf(KeyLoadError);
+    expect(calls).toBe(2); // one per secret, none for the second request
   });
 
   it.each([
