@@ -59,11 +59,13 @@ export const RULES: readonly Rule[] = [
 const IDENTITY_WORDS: Rule = { name: "identity", words: ["sender", "session"], apply: (s) => s };
 export const TRIGGERS = compileTriggers([...RULES, IDENTITY_WORDS]);
 const F_IDENTITY = 1 << RULES.length;
-const NEEDS_LOWER = RULES.reduce((f, r, k) => (r.needsLower === true ? f | (1 << k) : f), 0);
 
-/** Run the rules whose triggers `f` found, in order. */
-export function redactChain(s: string, f: number): string {
-  const lower = f & NEEDS_LOWER ? s.toLowerCase() : "";
+/**
+ * Run the rules whose triggers `f` found, in order. `lower` is the lower-cased text the triggers
+ * were found in: rules read it only to ask whether a word occurs at all, which placeholders put in
+ * since cannot change.
+ */
+export function redactChain(s: string, f: number, lower: string = s.toLowerCase()): string {
   for (let k = 0; k < RULES.length; k++) if (f & (1 << k)) s = RULES[k]!.apply(s, lower);
   return s;
 }
@@ -85,7 +87,8 @@ export function redact(text: string, options: RedactOptions = {}): string {
   const shadow = shadowOf(original);
   // Protecting, pseudonymizing and masking only put placeholders in, which complete no trigger
   // word: the triggers of the shadow hold for every later step.
-  const f = TRIGGERS.of(shadow.text);
+  const lower = shadow.text.toLowerCase();
+  const f = TRIGGERS.of(lower);
   if (f === 0 && options.event === undefined)
     return shadow.invisible ? neutralizeInvisible(original) : original;
   const values: string[] = [];
@@ -93,7 +96,7 @@ export function redact(text: string, options: RedactOptions = {}): string {
   let s = protectExisting(shadow.text, values);
   if (f & F_IDENTITY) s = protectIdentities(s, options.identity ?? null, values);
   if (options.event !== undefined) s = maskEventNames(s, options.event);
-  s = redactChain(s, f);
+  s = redactChain(s, f, lower);
   return assemble(original, shadow, s, values);
 }
 

@@ -7,10 +7,17 @@ export interface Rule {
   readonly name: string;
   /** Trigger words; empty when the rule is triggered only by `longRun`. */
   readonly words: readonly string[];
+  /**
+   * Whether the trigger scan confirms that a word occurs before the rule runs (default). A rule whose
+   * own scan finds its words as cheaply as a confirmation would (the provider catalog: hundreds of
+   * prefixes) sets false and runs wherever a pair of characters that starts one of its words occurs.
+   */
+  readonly confirm?: boolean;
   /** Also triggered by a run of ≥ 40 characters of the base64 or base64url alphabet. */
   readonly longRun?: boolean;
-  /** Whether `apply` reads the lower-cased text. */
-  readonly needsLower?: boolean;
-  /** The text with every match replaced by one marker; `lower` is `s.toLowerCase()` or "". */
+  /**
+   * The text with every match replaced by one marker. `lower` is the lower-cased text the triggers
+   * were found in (before earlier rules put markers in): use it only to ask whether a word occurs.
+   */
   apply(s: string, lower: string): string;
 }

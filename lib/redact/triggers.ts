@@ -1,101 +1,101 @@
 /**
- * Which rules can match a string: one linear scan over the text, no lower-cased copy, words only
- * compared where their first two characters are. Redacting only ever replaces a span by one
- * private-use marker, which cannot complete an ASCII word or join two runs, so the words found in
+ * Which rules can match a string, in two cheap steps over its lower-cased copy:
+ * 1. one branch-free pass ORs, for every pair of adjacent characters, the trigger groups that have a
+ *    word starting with that pair, and tracks runs of the base64 and base64url alphabets;
+ * 2. each group the pass flagged is confirmed by a native regex test of its words (a literal
+ *    alternation, so it cannot backtrack), at most GROUP_WORDS words per group: a short
+ *    alternation tests fast, a long one does not. A rule that opts out of confirmation runs on the
+ *    flagged pair alone.
+ *
+ * Why a superset: lower-casing keeps every ASCII word and every ASCII run where it was (only
+ * non-ASCII characters may change or grow), and redacting only ever replaces a span by one
+ * private-use marker, which cannot complete an ASCII word or join two runs; so the words found in
  * the input are a superset of those any later rule sees.
  */
 import type { Rule } from "./rule.ts";
 import { ALPHABET } from "./scan.ts";
 
-interface TriggerWord {
-  text: string;
-  flag: number;
-}
-
 export interface Triggers {
-  /** Bit `1 << k` set when rule `k` may match. */
-  of(s: string): number;
+  /** Bit `1 << k` set when rule `k` may match; `lower` is `s.toLowerCase()`. */
+  of(lower: string): number;
 }
 
-const asciiLower = (c: number): number => (c >= 65 && c <= 90 ? c + 32 : c);
+/** At most this many words per group: a short alternation tests fast natively. */
+const GROUP_WORDS = 12;
 
-/** Whether the lower-case `word` (`.` = any character) occurs at `i`, ASCII case-insensitively. */
-function wordAt(s: string, i: number, word: string): boolean {
-  if (i + word.length > s.length) return false;
-  for (let k = 1; k < word.length; k++) {
-    const w = word.charCodeAt(k);
-    if (w !== 46 && asciiLower(s.charCodeAt(i + k)) !== w) return false;
-  }
-  return true;
+const escapeWord = (w: string): string =>
+  w.replace(/[.*+?^${}()|[\]\\/-]/g, (m) => (m === "." ? "[^]" : `\\${m}`));
+
+interface Group {
+  flag: number;
+  words: string[];
+  /** A confirmed group's regex; null when the flagged pair is enough. */
+  test: RegExp | null;
 }
-
-const bothCases = (c: number): number[] => (c >= 97 && c <= 122 ? [c, c - 32] : [c]);
 
 /** Build the trigger scan for `rules` (rule `k` gets flag `1 << k`). */
 export function compileTriggers(rules: readonly Rule[]): Triggers {
-  /** Per ASCII character: bit 1 base64, bit 2 base64url, bit 4 may start a word, bit 8 a one-character word. */
-  const table = new Uint8Array(128);
-  for (let c = 0; c < 128; c++) table[c] = ALPHABET[c]!;
-  const singleFlags = new Uint32Array(128);
-  /** Words by the pair of their first two characters (either case), at `first * 128 + second`. */
-  const byPair = new Int16Array(128 * 128);
-  const lists: TriggerWord[][] = [[]];
+  const groups: Group[] = [];
   let runFlags = 0;
-  let all = 0;
   rules.forEach((rule, k) => {
     const flag = 1 << k;
-    all |= flag;
     if (rule.longRun === true) runFlags |= flag;
-    for (const text of rule.words) {
-      for (const first of bothCases(text.charCodeAt(0))) {
-        if (text.length === 1) {
-          table[first]! |= 8;
-          singleFlags[first]! |= flag;
-          continue;
-        }
-        table[first]! |= 4;
-        for (const second of bothCases(text.charCodeAt(1))) {
-          const at = first * 128 + second;
-          if (byPair[at] === 0) {
-            byPair[at] = lists.length;
-            lists.push([]);
-          }
-          const list = lists[byPair[at]!]!;
-          const same = list.find((w) => w.text === text);
-          if (same !== undefined) same.flag |= flag;
-          else list.push({ text, flag });
-        }
-      }
+    const words = [...new Set(rule.words)].sort();
+    if (rule.confirm === false) {
+      if (words.length > 0) groups.push({ flag, words, test: null });
+      return;
+    }
+    for (let i = 0; i < words.length; i += GROUP_WORDS) {
+      const some = words.slice(i, i + GROUP_WORDS);
+      groups.push({ flag, words: some, test: new RegExp(some.map(escapeWord).join("|")) });
     }
   });
+  if (groups.length > 32) throw new Error(`${groups.length} trigger groups: at most 32 fit a mask`);
+  /** Per pair of (lower-case, 7-bit) characters: the groups with a word starting with it. */
+  const pairs = new Uint32Array(128 * 128);
+  const every = (first: number, bit: number): void => {
+    for (let second = 0; second < 128; second++) pairs[(first << 7) | second]! |= bit;
+  };
+  groups.forEach((g, k) => {
+    const bit = 1 << k;
+    for (const w of g.words) {
+      const first = w.charCodeAt(0);
+      const second = w.charCodeAt(1);
+      if (w.length === 1 || second === 46) every(first, bit);
+      else pairs[(first << 7) | second]! |= bit;
+    }
+  });
+  const tests = groups.map((g) => g.test);
+  const flags = Uint32Array.from(groups, (g) => g.flag);
+  /** Per UTF-16 code unit: bit 1 base64, bit 2 base64url (non-ASCII is neither). */
+  const alphabet = new Uint8Array(65536);
+  alphabet.set(ALPHABET);
   return {
     of(s: string): number {
-      let flags = 0;
+      const n = s.length;
+      if (n === 0) return 0;
+      let maybe = 0;
       let b64 = 0;
       let url = 0;
-      const n = s.length;
-      let next = s.charCodeAt(0);
-      for (let i = 0; i < n; i++) {
-        const c = next;
-        next = s.charCodeAt(i + 1);
-        const t = c < 128 ? table[c]! : 0;
-        // Runs of either alphabet (a long one triggers the long-token rule), without branches.
+      let long = 0;
+      let c = s.charCodeAt(0);
+      for (let i = 1; i <= n; i++) {
+        const d = i < n ? s.charCodeAt(i) : 0;
+        maybe |= pairs[((c & 127) << 7) | (d & 127)]!;
+        const t = alphabet[c]!;
         b64 = (b64 + 1) & -(t & 1);
         url = (url + 1) & -((t >> 1) & 1);
-        if (b64 >= 40 || url >= 40) flags |= runFlags;
-        if (t < 4) continue;
-        if (t & 8) flags |= singleFlags[c]!;
-        if ((t & 4) === 0 || !(next < 128)) continue;
-        const id = byPair[c * 128 + next]!;
-        if (id === 0) continue;
-        const words = lists[id]!;
-        for (let k = 0; k < words.length; k++) {
-          const w = words[k]!;
-          if ((flags & w.flag) !== w.flag && wordAt(s, i, w.text)) flags |= w.flag;
-        }
-        if (flags === all) break;
+        // Bit 6 of `count + 24` is set for counts 40…103: every run of ≥ 40 passes through them.
+        long |= (b64 + 24) | (url + 24);
+        c = d;
       }
-      return flags;
+      let out = long & 64 ? runFlags : 0;
+      for (let k = 0; maybe !== 0; k++, maybe >>>= 1) {
+        if ((maybe & 1) === 0 || (out & flags[k]!) !== 0) continue;
+        const test = tests[k]!;
+        if (test === null || test.test(s)) out |= flags[k]!;
+      }
+      return out;
     },
   };
 }

@@ -218,7 +218,7 @@ function bodyEnd(s: string, i: number, body: Body): number {
 }
 
 /** Candidates by the pair of their first two characters (case-sensitive), longest prefix first. */
-const BY_PAIR = new Int16Array(128 * 128);
+const BY_PAIR = new Uint16Array(128 * 128);
 const LISTS: Provider[][] = [[]];
 for (const p of [...PROVIDERS].sort((a, b) => b.prefix.length - a.prefix.length)) {
   const key = p.prefix.charCodeAt(0) * 128 + p.prefix.charCodeAt(1);
@@ -229,50 +229,68 @@ for (const p of [...PROVIDERS].sort((a, b) => b.prefix.length - a.prefix.length)
   LISTS[BY_PAIR[key]!]!.push(p);
 }
 
-/** The provider whose prefix is at `i` (and may start a token there), or undefined. */
-function providerAt(s: string, i: number): Provider | undefined {
-  const c = s.charCodeAt(i);
-  const d = s.charCodeAt(i + 1);
-  if (c >= 128 || d >= 128) return undefined;
-  const id = BY_PAIR[c * 128 + d]!;
-  if (id === 0) return undefined;
+/** The provider whose prefix is at `i` (candidates `LISTS[id]`), if it may start a token there. */
+function providerIn(s: string, i: number, id: number): Provider | undefined {
   const before = i > 0 ? s.charCodeAt(i - 1) : 32;
+  if (isLetter(before)) return undefined;
   for (const p of LISTS[id]!) {
     if (!s.startsWith(p.prefix, i)) continue;
-    if (isLetter(before) || (p.strict === true && isAlnum(before))) continue;
+    if (p.strict === true && isAlnum(before)) continue;
     return p;
   }
   return undefined;
 }
 
+/**
+ * Calls `found(i, provider)` for each position whose pair starts a prefix, left to right, and
+ * resumes where `found` says. One table load per character: a non-ASCII character aliases to an
+ * ASCII pair only to be refused by the exact comparison.
+ */
+function scanPrefixes(s: string, found: (i: number, p: Provider) => number): void {
+  const n = s.length;
+  let c = s.charCodeAt(0);
+  for (let i = 0; i + 1 < n; i++) {
+    const d = s.charCodeAt(i + 1);
+    const id = BY_PAIR[((c & 127) << 7) | (d & 127)]!;
+    c = d;
+    if (id === 0) continue;
+    const p = providerIn(s, i, id);
+    if (p === undefined) continue;
+    const next = found(i, p);
+    if (next > i + 1) {
+      i = next - 1;
+      c = s.charCodeAt(next);
+    }
+  }
+}
+
 /** Whether a provider prefix occurs anywhere in `s` (a key id must not pose as a token). */
 export function holdsProviderPrefix(s: string): boolean {
-  for (let i = 0; i + 1 < s.length; i++) if (providerAt(s, i) !== undefined) return true;
-  return false;
+  let any = false;
+  scanPrefixes(s, () => {
+    any = true;
+    return s.length;
+  });
+  return any;
 }
 
 function providerRule(s: string): string {
   const spans: number[] = [];
   const reps: string[] = [];
-  const n = s.length;
-  for (let i = 0; i + 1 < n; i++) {
-    const c = s.charCodeAt(i);
-    const d = s.charCodeAt(i + 1);
-    if (c >= 128 || d >= 128 || BY_PAIR[c * 128 + d] === 0) continue;
-    const p = providerAt(s, i);
-    if (p === undefined) continue;
+  scanPrefixes(s, (i, p) => {
     const bodyStart = i + p.prefix.length;
     const r = bodyEnd(s, bodyStart, p.body);
-    if (r - bodyStart < p.min) continue;
+    if (r - bodyStart < p.min) return i + 1;
     spans.push(i, r);
     reps.push(M[p.kind ?? "token"]);
-    i = r - 1;
-  }
+    return r;
+  });
   return splice(s, spans, reps);
 }
 
 export const providerTokens: Rule = {
   name: "provider-tokens",
-  words: [...new Set(PROVIDERS.map((p) => p.prefix.slice(0, Math.min(p.prefix.length, 4)).toLowerCase()))],
+  words: [...new Set(PROVIDERS.map((p) => p.prefix.toLowerCase()))],
+  confirm: false,
   apply: providerRule,
 };
