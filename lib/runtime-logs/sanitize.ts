@@ -3,6 +3,8 @@
  */
 
 const HAS_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+/** Any control but tab: escapes and C0/C1 controls need the scan; tabs alone are one native replace. */
+const HAS_NON_TAB_CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/;
 
 /**
  * Remove ANSI/VT escape sequences (CSI, OSC, two-byte ESC), turn tabs into spaces, drop every other
@@ -10,7 +12,9 @@ const HAS_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
  */
 export function stripControls(s: string): string {
   if (!HAS_CONTROL.test(s)) return s;
-  let out = "";
+  if (!HAS_NON_TAB_CONTROL.test(s)) return s.replaceAll("\t", " ");
+  // Pieces joined once: appending thousands of one-character pieces to a string is slow in V8.
+  const out: string[] = [];
   let from = 0;
   const n = s.length;
   let i = 0;
@@ -20,9 +24,9 @@ export function stripControls(s: string): string {
       i++;
       continue;
     }
-    out += s.slice(from, i);
+    if (i > from) out.push(s.slice(from, i));
     if (c === 0x09) {
-      out += " ";
+      out.push(" ");
       i++;
     } else if (c === 0x1b || c === 0x9b) {
       i = skipEscape(s, i);
@@ -31,7 +35,8 @@ export function stripControls(s: string): string {
     }
     from = i;
   }
-  return out + s.slice(from);
+  if (from < n) out.push(s.slice(from));
+  return out.join("");
 }
 
 /** Index just past the escape sequence starting at `i` (ESC or C1 CSI). */
