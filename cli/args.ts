@@ -3,6 +3,7 @@
  * HTTP contract (api.md) so the server never has to reject what the CLI let through.
  */
 import { DNS_LABEL, ID_PATTERN, isDnsSubdomain } from "../lib/api/ids.ts";
+import { readRfc3339, utcWithFraction, wholeSecondMillis } from "../lib/rfc3339.ts";
 import { UsageError } from "./errors.ts";
 
 export const SOURCES = ["gateway", "agent", "sandbox"] as const;
@@ -89,9 +90,6 @@ export function parseSince(value: string): number {
   return seconds;
 }
 
-const RFC3339 =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|([+-])(\d{2}):(\d{2}))$/;
-
 /**
  * Parses an RFC 3339 time into the UTC form the API takes (`…Z`, fraction digits kept). Offsets are
  * converted; an impossible calendar date (Feb 30, hour 24) is refused rather than normalized.
@@ -99,32 +97,13 @@ const RFC3339 =
 export function parseSinceTime(value: string, now: number): string {
   const fail = (why: string) =>
     new UsageError(`--since-time ${quoteArg(value)} ${why} (example: 2026-11-29T12:00:00Z)`);
-  const m = RFC3339.exec(value);
-  if (m === null) throw fail("is not an RFC 3339 time");
-  const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((k) => Number(m[k]));
-  const local = Date.UTC(y!, mo! - 1, d!, h!, mi!, s!);
-  const check = new Date(local);
-  if (
-    check.getUTCFullYear() !== y ||
-    check.getUTCMonth() !== mo! - 1 ||
-    check.getUTCDate() !== d ||
-    check.getUTCHours() !== h ||
-    check.getUTCMinutes() !== mi ||
-    check.getUTCSeconds() !== s ||
-    y! < 1970
-  )
-    throw fail("is not a valid date and time");
-  let offsetMinutes = 0;
-  if (m[9] !== undefined) {
-    const oh = Number(m[10]);
-    const om = Number(m[11]);
-    if (oh > 23 || om > 59) throw fail("has an invalid offset");
-    offsetMinutes = (m[9] === "+" ? 1 : -1) * (oh * 60 + om);
-  }
-  const utc = local - offsetMinutes * 60_000;
+  const t = readRfc3339(value);
+  if (t === null) throw fail("is not an RFC 3339 time");
+  if (!t.realDate || t.year < 1970) throw fail("is not a valid date and time");
+  if (!t.realOffset) throw fail("has an invalid offset");
+  const utc = wholeSecondMillis(t);
   if (utc > now) throw fail("is in the future");
-  const whole = new Date(utc).toISOString().slice(0, 19);
-  return `${whole}${m[7] ?? ""}Z`;
+  return utcWithFraction(utc, t.fraction);
 }
 
 /** The API endpoint: an absolute http(s) URL without query or fragment; trailing slashes dropped. */

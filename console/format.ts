@@ -1,15 +1,12 @@
 /** Pure formatting for the views: times in UTC, restart summaries, termination lines. */
+import { toUtcRfc3339 } from "../lib/rfc3339.ts";
 import type { Container, Level, LineRecord, Pod, PodEvent, RestartRecord, Runtime, Stream } from "./types.ts";
-
-const ISO = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/;
 
 /** `14:02 UTC` (the server sends RFC 3339 UTC; anything else is shown as given). */
 export function hourMinuteUtc(iso: string | null): string {
   if (!iso) return "time unknown";
-  const m = ISO.exec(iso);
-  if (m?.[5] === "Z") return `${m[2]} UTC`;
-  const t = Date.parse(iso);
-  return Number.isNaN(t) ? iso : `${new Date(t).toISOString().slice(11, 16)} UTC`;
+  const utc = toUtcRfc3339(iso);
+  return utc === null ? iso : `${utc.slice(11, 16)} UTC`;
 }
 
 /**
@@ -18,20 +15,21 @@ export function hourMinuteUtc(iso: string | null): string {
  */
 export function rowTime(iso: string | null): string {
   if (!iso) return "—";
-  const m = ISO.exec(iso);
-  if (!m) return iso;
-  const millis = (m[4] ?? "").padEnd(3, "0").slice(0, 3);
-  if (m[5] === "Z") return `${m[1]} ${m[2]}${m[3]}.${millis}`;
-  const t = Date.parse(`${m[1]}T${m[2]}${m[3]}.${millis}${m[5]}`);
-  return Number.isNaN(t) ? iso : new Date(t).toISOString().replace("T", " ").slice(0, 23);
+  const utc = toUtcRfc3339(iso);
+  return utc === null
+    ? iso
+    : `${utc.slice(0, 10)} ${utc.slice(11, 19)}.${fractionOf(utc).padEnd(3, "0").slice(0, 3)}`;
 }
 
-/** A sortable key for RFC 3339 UTC times (fraction padded to 9 digits). */
+/** A sortable key for RFC 3339 times (in UTC, fraction padded to 9 digits). */
 export function timeKey(iso: string | null | undefined): string {
   if (!iso) return "";
-  const m = ISO.exec(iso);
-  return m ? `${m[1]}T${m[2]}${m[3]}.${(m[4] ?? "").padEnd(9, "0")}` : iso;
+  const utc = toUtcRfc3339(iso);
+  return utc === null ? iso : `${utc.slice(0, 19)}.${fractionOf(utc).padEnd(9, "0")}`;
 }
+
+/** The fraction digits of a `toUtcRfc3339` result. */
+const fractionOf = (utc: string): string => (utc.length > 20 ? utc.slice(20, -1) : "");
 
 const restartTime = (r: RestartRecord) => r.next?.startedAt ?? r.previous?.finishedAt ?? r.detectedAt;
 
@@ -93,8 +91,8 @@ const LEVEL_WORDS: Record<string, Level> = {
   trace: "debug",
 };
 
-/** A leading RFC 3339 time, bare or in brackets, and the spaces after it. */
-const LEADING_TIME = /^\[?(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2}))\]?\s+/;
+/** A leading word, bare or in brackets, and the spaces after it: a time when it reads as RFC 3339. */
+const LEADING_WORD = /^\[?([^\s\]]+)\]?\s+/;
 /** A leading level word, bare, bracketed or followed by a colon, and the spaces after it. */
 const LEADING_LEVEL = /^(?:\[([A-Za-z]{3,8})\]|([A-Za-z]{3,8}):?)(?:\s+|$)/;
 
@@ -106,7 +104,7 @@ const LEADING_LEVEL = /^(?:\[([A-Za-z]{3,8})\]|([A-Za-z]{3,8}):?)(?:\s+|$)/;
 export function rowMessage(line: Pick<LineRecord, "kind" | "message" | "level" | "time">): string {
   if (line.kind !== "text") return line.message;
   let text = line.message;
-  const time = LEADING_TIME.exec(text);
+  const time = LEADING_WORD.exec(text);
   if (time && line.time && sameSecond(time[1] as string, line.time)) text = text.slice(time[0].length);
   const level = LEADING_LEVEL.exec(text);
   const word = level ? (level[1] ?? level[2] ?? "") : "";
@@ -117,9 +115,9 @@ export function rowMessage(line: Pick<LineRecord, "kind" | "message" | "level" |
 }
 
 function sameSecond(a: string, b: string): boolean {
-  const ta = Date.parse(a);
-  const tb = Date.parse(b);
-  return !Number.isNaN(ta) && !Number.isNaN(tb) && Math.floor(ta / 1000) === Math.floor(tb / 1000);
+  const ua = toUtcRfc3339(a);
+  const ub = toUtcRfc3339(b);
+  return ua !== null && ub !== null && ua.slice(0, 19) === ub.slice(0, 19);
 }
 
 /**

@@ -16,6 +16,8 @@
  *   misleading reference.
  */
 
+import { isRfc3339Utc } from "../rfc3339.ts";
+
 export type RestartPhase = "dispatch" | "signal-received" | "completed";
 
 export const RESTART_PHASES: readonly RestartPhase[] = ["dispatch", "signal-received", "completed"];
@@ -55,8 +57,6 @@ export interface RestartLine {
   dropped: string[];
 }
 
-// RFC 3339 UTC with an optional fraction of 1-9 digits; the kubelet writes exactly nine.
-const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z$/;
 const PHASE_RE = /^gateway[ \t]+restart-(dispatch|signal-received|completed)(?=[ \t]|$)/;
 // Control, format (bidi, zero-width) and separator characters are refused inside values.
 const UNSAFE_VALUE = /[\p{Cc}\p{Cf}\p{Z}]/u;
@@ -64,15 +64,6 @@ const PID_RE = /^[1-9][0-9]{0,9}$/;
 const MAX_PID = 4_194_304; // Linux pid_max upper bound
 
 const encoder = new TextEncoder();
-
-/** True when `s` is an RFC 3339 UTC time that names a real instant. */
-export function isRfc3339Utc(s: string): boolean {
-  if (!RFC3339_UTC.test(s)) return false;
-  const ms = Date.parse(s);
-  if (Number.isNaN(ms)) return false;
-  // Reject roll-overs such as Feb 30: the date part must survive a round trip.
-  return new Date(ms).toISOString().slice(0, 19) === s.slice(0, 19);
-}
 
 /** Parses one line; null when it is not a restart line (or is rejected as a whole). */
 export function parseRestartLine(line: string): RestartLine | null {

@@ -12,7 +12,7 @@
  */
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { RestartRecordTable } from "../audit/restart-items.ts";
-import { isRfc3339Utc } from "./parse.ts";
+import { isRfc3339Utc } from "../rfc3339.ts";
 import type { Observation, RestartRecord } from "./types.ts";
 
 export const RESTART_LIST_LIMIT = 20;

@@ -4,6 +4,8 @@
  * Anything else (bad calendar date, malformed prefix) is untimed, never guessed.
  */
 
+import { isCalendarInstant, isRfc3339Utc, utcMillis } from "../rfc3339.ts";
+
 export interface ParsedTime {
   /** UTC time as delivered: `…Z` with the original fraction digits. */
   time: string;
@@ -12,10 +14,6 @@ export interface ParsedTime {
   /** Index just past the timestamp. */
   end: number;
 }
-
-const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-const isLeap = (y: number): boolean => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 
 function digits(s: string, at: number, n: number): number {
   let v = 0;
@@ -28,21 +26,6 @@ function digits(s: string, at: number, n: number): number {
 }
 
 const pad = (v: number, n: number): string => String(v).padStart(n, "0");
-
-/** Date.UTC without its mapping of years 0–99 to 1900–1999. */
-function utcMillis(y: number, mo: number, d: number, h: number, mi: number, se: number): number {
-  const date = new Date(Date.UTC(2000, mo - 1, d, h, mi, se));
-  date.setUTCFullYear(y);
-  return date.getTime();
-}
-
-function validDate(y: number, mo: number, d: number, h: number, mi: number, se: number): boolean {
-  if (y < 1 || mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || se > 59 || h < 0 || mi < 0 || se < 0) {
-    return false;
-  }
-  const max = mo === 2 && isLeap(y) ? 29 : (DAYS[mo - 1] ?? 0);
-  return d <= max;
-}
 
 /** Parse a timestamp at the start of `s`; null when absent, malformed or not a calendar date. */
 export function parseTimestamp(s: string): ParsedTime | null {
@@ -62,7 +45,7 @@ export function parseTimestamp(s: string): ParsedTime | null {
   ) {
     return null;
   }
-  if (!validDate(y, mo, d, h, mi, se)) return null;
+  if (!isCalendarInstant(y, mo, d, h, mi, se)) return null;
   let i = 19;
   let fraction = "";
   if (s.charCodeAt(i) === 46) {
@@ -111,13 +94,9 @@ export function parseTimestamp(s: string): ParsedTime | null {
   return { time, key, end };
 }
 
-const STRICT_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z$/;
-
 /** A whole string that is a valid UTC (`Z`) timestamp; returns its parse or null. */
 export function parseUtcTime(s: string): ParsedTime | null {
-  if (s.length > 30 || !STRICT_UTC.test(s)) return null;
-  const parsed = parseTimestamp(s);
-  return parsed !== null && parsed.end === s.length ? parsed : null;
+  return isRfc3339Utc(s) ? parseTimestamp(s) : null;
 }
 
 /** Milliseconds since the epoch of a comparison key (fraction below 1 ms dropped). */

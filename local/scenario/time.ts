@@ -4,10 +4,8 @@
  * nine fraction digits and a JavaScript Date only keeps milliseconds.
  */
 
-import { calendarFields } from "../../lib/rfc3339.ts";
+import { readRfc3339, wholeSecondMillis } from "../../lib/rfc3339.ts";
 
-const RFC3339 =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|([+-])(\d{2}):(\d{2}))$/;
 const RELATIVE = /^now(?:-(\d+(?:\.\d+)?)(ms|s|m|h|d))?$/;
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
@@ -16,25 +14,9 @@ const NS_PER_S = 1_000_000_000n;
 
 /** Epoch nanoseconds of an absolute RFC 3339 time, or null when it is not one (or not a real date). */
 export function parseRfc3339(text: string): bigint | null {
-  const m = RFC3339.exec(text);
-  if (!m) return null;
-  const fields = calendarFields(m);
-  if (!fields) return null;
-  const [year, month, day, hour, minute, second] = fields;
-  // setUTCFullYear, not Date.UTC: the latter maps years 0–99 to 1900–1999.
-  const date = new Date(0);
-  date.setUTCFullYear(year, month - 1, day);
-  date.setUTCHours(hour, minute, second, 0);
-  const ms = date.getTime();
-  let offsetMinutes = 0;
-  if (m[9] !== undefined) {
-    const oh = Number(m[10]);
-    const om = Number(m[11]);
-    if (oh > 23 || om > 59) return null;
-    offsetMinutes = (m[9] === "-" ? -1 : 1) * (oh * 60 + om);
-  }
-  const fraction = BigInt((m[7] ?? "").padEnd(9, "0"));
-  return BigInt(ms - offsetMinutes * 60_000) * NS_PER_MS + fraction;
+  const t = readRfc3339(text);
+  if (t === null || !t.realDate || !t.realOffset) return null;
+  return BigInt(wholeSecondMillis(t)) * NS_PER_MS + BigInt(t.fraction.padEnd(9, "0"));
 }
 
 /** Whether `text` follows the scenario time grammar (absolute or relative). */

@@ -58,17 +58,19 @@ describe("console build", () => {
     ]);
   });
 
-  it("takes only types and the dependency-free ID grammars from the service: no zod in the bundle", () => {
+  it("takes only types and the dependency-free grammars (IDs, RFC 3339) from the service: no zod in the bundle", () => {
     const fromLib = [...sourcesOf(CONSOLE_DIR)].flatMap(([file, text]) =>
       [...text.matchAll(/^import\s+(type\s+)?[^;]*from\s+"(?:\.\.\/)+(lib\/[^"]+)";/gm)].map((m) => ({
         file,
-        module: m[2],
+        module: m[2] as string,
         typeOnly: m[1] !== undefined,
       })),
     );
     expect(fromLib.length).toBeGreaterThan(0);
-    expect(fromLib.filter((i) => !i.typeOnly && i.module !== "lib/api/ids.ts")).toEqual([]);
-    expect(readFileSync(join(CONSOLE_DIR, "../lib/api/ids.ts"), "utf8")).not.toMatch(/^import /m);
+    const grammars = ["lib/api/ids.ts", "lib/rfc3339.ts"];
+    expect(fromLib.filter((i) => !i.typeOnly && !grammars.includes(i.module))).toEqual([]);
+    for (const module of grammars)
+      expect(readFileSync(join(CONSOLE_DIR, "..", module), "utf8")).not.toMatch(/^import /m);
     buildConsole(out);
     const bundle = readFileSync(join(out, "main.js"), "utf8");
     expect(bundle).not.toMatch(/ZodError|zod/);
