@@ -1,6 +1,6 @@
 /**
  * Domain vocabulary shared by every module (README.md § Words, docs/state.md, docs/kube.md).
- * Types only: no behaviour lives here.
+ * Types, and the few limits every layer shares: no behaviour lives here.
  */
 
 export type Role = "gateway" | "agent";
@@ -74,6 +74,9 @@ export interface GrantRecord {
   agentId: string;
   actions: Action[];
 }
+
+/** Default and maximum bytes of one log read: the pipeline plans it, the driver enforces it (docs/pipeline.md § 4 Bounded). */
+export const LOG_READ_LIMIT_BYTES = 1_048_576;
 
 /** One log read as the driver returns it (docs/kube.md § readLog); raw, untrusted text. */
 export interface LogChunk {

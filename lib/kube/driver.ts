@@ -5,7 +5,16 @@
  */
 import { ServiceError } from "../api/errors.ts";
 import { ID_PATTERN } from "../api/ids.ts";
-import type { ClusterRecord, DeploymentRecord, LogChunk, Plane, Role, RolePlacement } from "../domain.ts";
+import { mapLimited } from "../concurrency.ts";
+import {
+  type ClusterRecord,
+  type DeploymentRecord,
+  LOG_READ_LIMIT_BYTES,
+  type LogChunk,
+  type Plane,
+  type Role,
+  type RolePlacement,
+} from "../domain.ts";
 import { ClusterSession, MAX_JSON_BYTES, statusMessage } from "./cluster-session.ts";
 import {
   CONTAINER_RETENTION,
@@ -27,7 +36,7 @@ import {
 } from "./describe.ts";
 import { ClusterHttpError, PodGoneError } from "./errors.ts";
 import type { KubeconfigStore } from "./kubeconfig-store.ts";
-import { buildLogQuery, classifyLogResponse, LOG_LIMIT_BYTES, type LogQuery } from "./log-read.ts";
+import { buildLogQuery, classifyLogResponse, type LogQuery } from "./log-read.ts";
 import type {
   AccessCheck,
   AccessReport,
@@ -120,23 +129,6 @@ interface RoleResult {
   placement: RolePlacement;
   pods: RawPod[];
   events: Map<string, KeyedEvent[]>;
-}
-
-async function mapLimited<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }
 
 export class ClientNodeKubeDriver implements KubeDriver {
@@ -400,7 +392,7 @@ export class ClientNodeKubeDriver implements KubeDriver {
     if (!isDnsSubdomain(options.pod) || !isUid(options.podUid) || !isDnsLabel(options.container)) {
       throw new ServiceError("RUNTIME_LOGS_POD_INVALID");
     }
-    const limitBytes = options.limitBytes ?? LOG_LIMIT_BYTES;
+    const limitBytes = options.limitBytes ?? LOG_READ_LIMIT_BYTES;
     const query: LogQuery = {
       container: options.container,
       previous: options.previous,

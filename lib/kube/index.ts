@@ -16,5 +16,4 @@ export {
   type KubeconfigStoreOptions,
   type SecretsSender,
 } from "./kubeconfig-store.ts";
-export { LOG_LIMIT_BYTES } from "./log-read.ts";
 export type * from "./types.ts";

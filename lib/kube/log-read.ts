@@ -3,14 +3,12 @@
  * Pure: the HTTP happens in ClusterSession.rawGet.
  */
 
+import { LOG_READ_LIMIT_BYTES } from "../domain.ts";
 import { statusMessage } from "./cluster-session.ts";
 import { ClusterHttpError } from "./errors.ts";
 import { isRfc3339Utc } from "./time.ts";
 import type { RawResponse } from "./transport.ts";
 import { InvalidClusterData } from "./validate.ts";
-
-/** Default and maximum bytes of one read (docs/pipeline.md § 4 Bounded). */
-export const LOG_LIMIT_BYTES = 1_048_576;
 
 export interface LogQuery {
   container: string;
@@ -26,7 +24,7 @@ const isCount = (n: number, min: number, max: number): boolean =>
 
 /** Path and query of the log GET, with `timestamps=true`; refuses values outside the contract. */
 export function buildLogQuery(namespace: string, pod: string, q: LogQuery): string {
-  if (!isCount(q.limitBytes, 1, LOG_LIMIT_BYTES)) throw new RangeError("limitBytes out of range");
+  if (!isCount(q.limitBytes, 1, LOG_READ_LIMIT_BYTES)) throw new RangeError("limitBytes out of range");
   if (q.tailLines !== undefined && !isCount(q.tailLines, 0, 1_000_000))
     throw new RangeError("tailLines out of range");
   if (q.sinceSeconds !== undefined && !isCount(q.sinceSeconds, 1, 86_400 * 366)) {

@@ -3,7 +3,9 @@
  * time budget. Partial results are marked, never silent. Never throws: every failure becomes a
  * figure in the report.
  */
+
 import { isServiceError } from "../api/errors.ts";
+import { mapLimited } from "../concurrency.ts";
 import type { DeploymentRecord } from "../domain.ts";
 import type { ServiceKeys } from "../keys.ts";
 import type { KubeDriver } from "../kube/driver.ts";
@@ -64,21 +66,6 @@ export const DEFAULT_BUDGET_MS = 50_000;
 export const SLOW_CLUSTER_MS = 2_000;
 
 const codeOf = (e: unknown): string => (isServiceError(e) ? e.code : "INTERNAL");
-
-async function mapLimited<T>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      await fn(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
 
 interface Budget {
   deadline: number;

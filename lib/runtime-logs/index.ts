@@ -55,7 +55,6 @@ export {
   type LogReadInput,
   type LogReadPlan,
   planLogRead,
-  READ_LIMIT,
   type ReadTargets,
   sinceSecondsFor,
 } from "./plan.ts";

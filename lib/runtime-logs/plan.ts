@@ -3,11 +3,11 @@
  * `sinceTime = lastTime − 2 s` (whole seconds, rounded down, so the overlap is 2–3 s on the kubelet's
  * own clock); a view that delivered nothing yet resumes from its previous read time minus the overlap.
  */
+import { LOG_READ_LIMIT_BYTES } from "../domain.ts";
 import { frontierAhead, PROBE_TAIL_LINES, wantsProbe } from "./clock.ts";
 import { keyToMillis, parseUtcTime } from "./time.ts";
 import type { CursorState } from "./types.ts";
 
-export const READ_LIMIT = 1_048_576;
 export const RESUME_OVERLAP_MS = 2_000;
 /**
  * A cursor poll reads up to this many lines since its frontier, whatever tail the view started with:
@@ -97,20 +97,22 @@ export function resumeFrom(state: CursorState): number {
 export function planLogRead(input: LogReadInput): LogReadPlan {
   const c = input.cursor;
   if (c !== null) {
-    if (!resumesStream(c, input)) return { tailLines: c.tailLines, limitBytes: READ_LIMIT, resume: false };
+    if (!resumesStream(c, input))
+      return { tailLines: c.tailLines, limitBytes: LOG_READ_LIMIT_BYTES, resume: false };
     // A frontier ahead of the service's clock re-anchors at now − overlap (with a clock_step gap).
     const from = frontierAhead(c, input.now) ? input.now : resumeFrom(c);
     const since = Math.floor((from - RESUME_OVERLAP_MS) / 1000) * 1000;
     const plan: LogReadPlan = {
       tailLines: RESUME_TAIL_LINES,
       sinceTime: `${new Date(since).toISOString().slice(0, 19)}Z`,
-      limitBytes: READ_LIMIT,
+      limitBytes: LOG_READ_LIMIT_BYTES,
       resume: true,
     };
-    if (wantsProbe(c, input.now)) plan.probe = { tailLines: PROBE_TAIL_LINES, limitBytes: READ_LIMIT };
+    if (wantsProbe(c, input.now))
+      plan.probe = { tailLines: PROBE_TAIL_LINES, limitBytes: LOG_READ_LIMIT_BYTES };
     return plan;
   }
-  const plan: LogReadPlan = { tailLines: input.tailLines, limitBytes: READ_LIMIT, resume: false };
+  const plan: LogReadPlan = { tailLines: input.tailLines, limitBytes: LOG_READ_LIMIT_BYTES, resume: false };
   if (input.sinceTime !== undefined) plan.sinceTime = input.sinceTime;
   else if (input.sinceSeconds !== undefined) plan.sinceSeconds = input.sinceSeconds;
   return plan;
