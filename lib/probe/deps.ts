@@ -31,6 +31,7 @@ export function buildProbeDeps(service: ServiceDeps, now: () => number = Date.no
   return {
     registry: service.registry,
     driver: service.driver,
+    sandbox: service.sandbox,
     tables: [
       tablePing(doc, "registry", REGISTRY_TABLE, tables.registry),
       tablePing(doc, "state", STATE_TABLE, tables.state),

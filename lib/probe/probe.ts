@@ -1,6 +1,6 @@
 /**
- * The scheduled health probe (docs/surfaces.md § Health probe): stores, clusters and restarts, within a
- * time budget. Partial results are marked, never silent. Never throws: every failure becomes a
+ * The scheduled health probe (docs/surfaces.md § Health probe): stores, clusters, OpenShell gateways
+ * (docs/sandbox.md) and restarts, within a time budget. Partial results are marked, never silent. Never throws: every failure becomes a
  * figure in the report.
  */
 
@@ -9,6 +9,7 @@ import { mapLimited } from "../concurrency.ts";
 import type { DeploymentRecord } from "../domain.ts";
 import type { ServiceKeys } from "../keys.ts";
 import type { KubeDriver } from "../kube/driver.ts";
+import type { SandboxDriver } from "../openshell/driver.ts";
 import type { RegistryStore } from "../registry/store.ts";
 import {
   type ObservationStore,
@@ -21,6 +22,8 @@ import {
   type ClusterCheck,
   type ClustersCheck,
   type DeploymentFailure,
+  type GatewayCheck,
+  type GatewaysCheck,
   groupStatus,
   type NamespaceCheck,
   type ProbeReport,
@@ -44,6 +47,8 @@ export interface ProbeLog {
 export interface ProbeDeps {
   registry: Pick<RegistryStore, "listRunningAgents" | "getDeployment">;
   driver: Pick<KubeDriver, "observeRuntime" | "readLog" | "checkAccess">;
+  /** `Health` per OpenShell gateway; absent, the gateways check has nothing to check. */
+  sandbox?: Pick<SandboxDriver, "health">;
   tables: TablePing[];
   keys: () => Promise<ServiceKeys>;
   restarts: RestartStore;
@@ -64,6 +69,8 @@ export interface ProbeOptions {
 export const DEFAULT_BUDGET_MS = 50_000;
 /** `GET /version` slower than this marks the cluster degraded. */
 export const SLOW_CLUSTER_MS = 2_000;
+/** `Health` slower than this marks the gateway degraded. */
+export const SLOW_GATEWAY_MS = 2_000;
 
 const codeOf = (e: unknown): string => (isServiceError(e) ? e.code : "INTERNAL");
 
@@ -184,6 +191,60 @@ async function checkClusters(
   return { status: partial ? worst([status, "degraded"]) : status, clusters, partial, skipped };
 }
 
+/**
+ * Every OpenShell gateway a running deployment's sandbox names (as clusters are found through
+ * placements): one `Health` call each, its latency, what the gateway says of itself, its version
+ * and the auth the service uses. Not serving, or slower than 2 s, is degraded; no answer is failed.
+ */
+async function checkGateways(
+  deps: ProbeDeps,
+  deployments: DeploymentRecord[],
+  budget: Budget,
+): Promise<GatewaysCheck> {
+  const ids = [...new Set(deployments.flatMap((d) => (d.sandbox ? [d.sandbox.endpointRef] : [])))].sort();
+  const sandbox = deps.sandbox;
+  if (!sandbox) return emptyGateways("ok");
+  let skipped = 0;
+  const gateways: GatewayCheck[] = [];
+  await mapLimited(ids, 4, async (gatewayId) => {
+    if (budget.left() <= 0) {
+      skipped++;
+      return;
+    }
+    try {
+      const h = await sandbox.health(gatewayId, { signal: budget.signal, deadline: budget.deadline });
+      const status: CheckStatus =
+        h.status === "unhealthy"
+          ? "failed"
+          : h.status !== "healthy" || h.latencyMs > SLOW_GATEWAY_MS
+            ? "degraded"
+            : "ok";
+      gateways.push({
+        gatewayId,
+        status,
+        latencyMs: h.latencyMs,
+        serving: h.status,
+        version: h.version,
+        auth: h.auth,
+      });
+    } catch (e) {
+      gateways.push({
+        gatewayId,
+        status: "failed",
+        latencyMs: null,
+        serving: null,
+        version: null,
+        auth: null,
+        errorCode: codeOf(e),
+      });
+    }
+  });
+  gateways.sort((a, b) => a.gatewayId.localeCompare(b.gatewayId));
+  const partial = skipped > 0;
+  const status = groupStatus(gateways.map((g) => g.status));
+  return { status: partial ? worst([status, "degraded"]) : status, gateways, partial, skipped };
+}
+
 async function checkRestarts(
   deps: ProbeDeps,
   deployments: DeploymentRecord[],
@@ -243,6 +304,12 @@ const emptyClusters = (status: CheckStatus): ClustersCheck => ({
   partial: false,
   skipped: 0,
 });
+const emptyGateways = (status: CheckStatus): GatewaysCheck => ({
+  status,
+  gateways: [],
+  partial: false,
+  skipped: 0,
+});
 const emptyRestarts = (status: CheckStatus, errorCode?: string): RestartsCheck => ({
   status,
   deployments: 0,
@@ -276,9 +343,10 @@ export async function runHealthProbe(deps: ProbeDeps, options: ProbeOptions = {}
     } catch (e) {
       registryError = codeOf(e);
     }
-    const [stores, clusters, restarts] = await Promise.all([
+    const [stores, clusters, gateways, restarts] = await Promise.all([
       storesP,
       deployments ? checkClusters(deps, deployments, budget) : Promise.resolve(emptyClusters("failed")),
+      deployments ? checkGateways(deps, deployments, budget) : Promise.resolve(emptyGateways("failed")),
       deployments
         ? checkRestarts(deps, deployments, budget, options.concurrency ?? 4)
         : Promise.resolve(emptyRestarts("failed", registryError)),
@@ -286,13 +354,13 @@ export async function runHealthProbe(deps: ProbeDeps, options: ProbeOptions = {}
     const finishedMs = deps.now();
     return {
       report: "runtime-logs.health-probe",
-      status: worst([stores.status, clusters.status, restarts.status]),
+      status: worst([stores.status, clusters.status, gateways.status, restarts.status]),
       startedAt: new Date(startedMs).toISOString(),
       finishedAt: new Date(finishedMs).toISOString(),
       durationMs: finishedMs - startedMs,
       budgetMs,
-      partial: clusters.partial || restarts.partial,
-      checks: { stores, clusters, restarts },
+      partial: clusters.partial || gateways.partial || restarts.partial,
+      checks: { stores, clusters, restarts, gateways },
     };
   } finally {
     clearTimeout(timer);

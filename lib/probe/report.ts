@@ -1,5 +1,6 @@
 /**
- * The health probe's report (docs/surfaces.md § Health probe) and its CloudWatch metrics (through
+ * The health probe's report (docs/surfaces.md § Health probe, docs/sandbox.md for the OpenShell
+ * gateways) and its CloudWatch metrics (through
  * Powertools Metrics, which writes Embedded Metric Format).
  */
 import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
@@ -53,6 +54,28 @@ export interface ClustersCheck {
   skipped: number;
 }
 
+/** One OpenShell gateway's `Health` answer (docs/sandbox.md § Surfaces). */
+export interface GatewayCheck {
+  gatewayId: string;
+  status: CheckStatus;
+  /** `Health` latency in milliseconds; null when it was not reached. */
+  latencyMs: number | null;
+  /** What the gateway says of itself (`healthy`, `degraded`, `unhealthy`, …); null when unreached. */
+  serving: string | null;
+  version: string | null;
+  /** How the service proves itself to this gateway: `mtls`, `token` or `plaintext`. */
+  auth: "mtls" | "token" | "plaintext" | null;
+  errorCode?: string;
+}
+
+export interface GatewaysCheck {
+  status: CheckStatus;
+  gateways: GatewayCheck[];
+  partial: boolean;
+  /** Gateways not checked because the time budget ran out. */
+  skipped: number;
+}
+
 export interface DeploymentFailure {
   namespaceId: string;
   agentId: string;
@@ -86,7 +109,7 @@ export interface ProbeReport {
   budgetMs: number;
   /** True when any check ran out of time: its figures cover only what was done. */
   partial: boolean;
-  checks: { stores: StoresCheck; clusters: ClustersCheck; restarts: RestartsCheck };
+  checks: { stores: StoresCheck; clusters: ClustersCheck; restarts: RestartsCheck; gateways: GatewaysCheck };
 }
 
 const RANK: Record<CheckStatus, number> = { ok: 0, degraded: 1, failed: 2 };
@@ -139,5 +162,26 @@ export function recordProbeMetrics(metrics: Metrics, report: ProbeReport): void 
   );
   if (latencies.length > 0) {
     metrics.addMetric("ClusterLatencyMs", MetricUnit.Milliseconds, Math.max(...latencies));
+  }
+  const gateways = report.checks.gateways.gateways;
+  count("GatewayFailures", gateways.filter((g) => g.status === "failed").length);
+  const gatewayLatencies = gateways.map((g) => g.latencyMs).filter((n): n is number => n !== null);
+  if (gatewayLatencies.length > 0) {
+    metrics.addMetric("GatewayLatencyMs", MetricUnit.Milliseconds, Math.max(...gatewayLatencies));
+  }
+  // Version and auth are words, not figures: metadata of the EMF line (searchable in Logs
+  // Insights), so the metrics keep their one `Function` dimension.
+  if (gateways.length > 0) {
+    metrics.addMetadata(
+      "gateways",
+      JSON.stringify(
+        gateways.map((g) => ({
+          gatewayId: g.gatewayId,
+          latencyMs: g.latencyMs,
+          version: g.version,
+          auth: g.auth,
+        })),
+      ),
+    );
   }
 }

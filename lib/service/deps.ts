@@ -13,7 +13,7 @@ import { lazyKubeDriver } from "../kube/lazy-driver.ts";
 import { DynamoLimiter, type Limiter } from "../limiter/limiter.ts";
 import { DynamoLimiterStore } from "../limiter/store.ts";
 import { createConnectionStore } from "../openshell/connection.ts";
-import { createSandboxDriver } from "../openshell/driver.ts";
+import { createSandboxDriver, type SandboxDriver } from "../openshell/driver.ts";
 import { DynamoRegistryStore, type RegistryStore } from "../registry/store.ts";
 import { createDynamo, type Dynamo, LOCAL_CREDENTIALS, LOCAL_REGION } from "../state/dynamo.ts";
 import { ContainerSourceReader } from "../usecases/sources/container.ts";
@@ -28,6 +28,8 @@ export interface ServiceDeps {
   limiter: Limiter;
   audit: DynamoAuditSink;
   driver: KubeDriver;
+  /** The OpenShell driver (sandbox reads, and the probe's `Health` per gateway). */
+  sandbox: SandboxDriver;
   /** The log sources' readers, over the drivers above. */
   readers: SourceReaders;
   keys: () => Promise<ServiceKeys>;
@@ -63,6 +65,13 @@ export function buildServiceDeps(config: ServiceConfig, logger: Logger = createL
       getCluster: async (clusterId) => (await registry.getCluster(clusterId)) ?? undefined,
     });
   });
+  // The gRPC client itself loads on the first sandbox call (lib/openshell/driver.ts).
+  const sandbox = createSandboxDriver({
+    connections: createConnectionStore({
+      secrets: { send: (command) => secretsClient().send(command) } as Pick<SecretsManagerClient, "send">,
+    }),
+    getGateway: async (gatewayId) => (await registry.getOpenShellGateway(gatewayId)) ?? undefined,
+  });
   return {
     config,
     dynamo,
@@ -77,20 +86,10 @@ export function buildServiceDeps(config: ServiceConfig, logger: Logger = createL
       retentionDays: config.auditRetentionDays,
     }),
     driver,
+    sandbox,
     readers: {
       container: new ContainerSourceReader(driver),
-      // The gRPC client itself loads on the first sandbox read (lib/openshell/driver.ts).
-      sandbox: new SandboxSourceReader(
-        createSandboxDriver({
-          connections: createConnectionStore({
-            secrets: { send: (command) => secretsClient().send(command) } as Pick<
-              SecretsManagerClient,
-              "send"
-            >,
-          }),
-          getGateway: async (gatewayId) => (await registry.getOpenShellGateway(gatewayId)) ?? undefined,
-        }),
-      ),
+      sandbox: new SandboxSourceReader(sandbox),
     },
     keys: createKeyProvider({
       cursor: config.cursorKey,

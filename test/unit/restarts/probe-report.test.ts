@@ -50,6 +50,7 @@ function report(over: Partial<ProbeReport["checks"]> = {}): ProbeReport {
         partial: false,
         skipped: 0,
       },
+      gateways: { status: "ok", gateways: [], partial: false, skipped: 0 },
       ...over,
     },
   };
