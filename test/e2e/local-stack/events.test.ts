@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ProbeReport } from "../../../lib/probe/report.ts";
 import { parseScenario } from "../../../local/scenario/schema.ts";
 import { buildHttpApiEvent, type HttpApiEvent } from "../../../local/stack/http-api-event.ts";
 import { DEFAULT_SCENARIO, type LocalStack, REPO_ROOT, startLocalStack } from "../../../local/stack/index.ts";
@@ -22,6 +23,7 @@ const HTTP_SAMPLES = {
   "deployments.json": { fn: "status", status: 200 },
   "logs.json": { fn: "logs", status: 200 },
   "logs-previous.json": { fn: "logs", status: 200 },
+  "logs-sandbox.json": { fn: "logs", status: 200 },
   "download.json": { fn: "download", status: 200 },
 } as const;
 
@@ -129,6 +131,18 @@ describe("npm run invoke with the samples, against a running local stack", () =>
     if (name === "logs-previous.json") {
       expect(JSON.parse(result.body).data.stream).toMatchObject({ previous: true });
     }
+    if (name === "logs-sandbox.json") {
+      const data = JSON.parse(result.body).data;
+      expect(data.stream).toEqual({
+        source: "sandbox",
+        gatewayId: "os1",
+        sandbox: "support-d2",
+        sandboxId: "sbx-7f3a",
+      });
+      expect(data.records.some((r: { fields?: { action?: string } }) => r.fields?.action === "deny")).toBe(
+        true,
+      );
+    }
   });
 
   it("health-probe.json → a probe report whose stores check passes", async () => {
@@ -142,6 +156,10 @@ describe("npm run invoke with the samples, against a running local stack", () =>
       status: expect.stringMatching(/^(ok|degraded|failed)$/),
       checks: { stores: { status: "ok" } },
     });
+    // The demo's OpenShell gateway answers Health over mTLS.
+    expect((outcome.result as ProbeReport).checks.gateways.gateways).toEqual([
+      expect.objectContaining({ gatewayId: "os1", status: "ok", auth: "mtls", version: expect.any(String) }),
+    ]);
   });
 
   it("the npm run invoke command prints the handler's result as JSON on stdout", async () => {
