@@ -59,6 +59,15 @@ function toBytes(data: SourceData): Uint8Array {
   return new Uint8Array(data);
 }
 
+/**
+ * A CommonJS package's exports however it was imported: Node's interop and a whole bundle give
+ * them as named exports, a lazy chunk of the split `occ` build as its `default` export.
+ */
+function commonJsExports<T extends object>(mod: T): T {
+  const d = (mod as { default?: unknown }).default;
+  return (d !== null && typeof d === "object" ? d : mod) as T;
+}
+
 export function bearerAuthorizer(token: string | undefined): Authorizer {
   return async (_url, headers) =>
     token === undefined ? headers : { ...headers, authorization: `Bearer ${token}` };
@@ -77,7 +86,7 @@ export function sigv4Authorizer(options: {
   let signer: import("@smithy/signature-v4").SignatureV4 | undefined;
   return async (url, headers) => {
     if (signer === undefined) {
-      const { SignatureV4 } = await import("@smithy/signature-v4");
+      const { SignatureV4 } = commonJsExports(await import("@smithy/signature-v4"));
       signer = new SignatureV4({
         service: SIGV4_SERVICE,
         region: options.region,
@@ -111,7 +120,7 @@ export function defaultCredentials(): CredentialSource {
   let provider: CredentialSource | undefined;
   return async () => {
     if (provider === undefined) {
-      const { defaultProvider } = await import("@aws-sdk/credential-provider-node");
+      const { defaultProvider } = commonJsExports(await import("@aws-sdk/credential-provider-node"));
       // Memoized by the SDK: refreshed only when the credentials near expiry.
       provider = defaultProvider();
     }

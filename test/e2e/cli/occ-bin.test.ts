@@ -1,13 +1,22 @@
 /**
  * `occ` ships as a built file: package.json's `bin.occ` names an executable esbuild bundle that
  * starts with `#!/usr/bin/env node` and needs nothing from node_modules at run time (so it keeps
- * working after `npm prune --omit=dev`); `prepare` builds it and survives a tree without esbuild.
+ * working after `npm prune --omit=dev`), only its lazy chunks beside it; `prepare` builds it and
+ * survives a tree without esbuild.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { copyFileSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalStack, startLocalStack } from "../../../local/stack/index.ts";
@@ -37,19 +46,34 @@ describe("the built occ", { timeout: 60_000 }, () => {
     expect(text.split("\n")[0]).toBe("#!/usr/bin/env node");
     expect(statSync(OCC).mode & 0o111).toBe(0o111);
     expect(text).not.toContain("tsx/esm");
-    // Every import left in the bundle is a Node built-in, but for the AWS SDK's optional CRT signer
-    // (SigV4a only), which it requires inside a try and never needs for execute-api.
-    const specifiers = [...text.matchAll(/(?:from\s*|import\s*\(\s*|require\s*\(\s*)"([^"]+)"/g)].map(
-      (m) => m[1]!,
-    );
-    const foreign = specifiers.filter((s) => !s.startsWith("node:") && !builtinModules.includes(s));
-    expect([...new Set(foreign)]).toEqual(["@aws-sdk/signature-v4-crt"]);
+    // Every import left in the bundle and its chunks is a Node built-in or a chunk that exists beside
+    // it, but for the AWS SDK's optional CRT signer (SigV4a only), which it requires inside a try and
+    // never needs for execute-api.
+    const foreign = new Set<string>();
+    const seen = new Set<string>();
+    const visit = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const code = readFileSync(file, "utf8");
+      for (const m of code.matchAll(/(?:from\s*|import\s*\(\s*|require\s*\(\s*)"([^"]+)"/g)) {
+        const s = m[1]!;
+        if (s.startsWith("node:") || builtinModules.includes(s)) continue;
+        if (s.startsWith("./") || s.startsWith("../")) {
+          const target = join(dirname(file), s);
+          expect(existsSync(target), `${s} imported by ${file}`).toBe(true);
+          visit(target);
+        } else foreign.add(s);
+      }
+    };
+    visit(OCC);
+    expect(seen.size).toBeGreaterThan(1);
+    expect([...foreign]).toEqual(["@aws-sdk/signature-v4-crt"]);
   });
 
   it("runs from a directory with no node_modules at all, against the local stack", async () => {
     const dir = mkdtempSync(join(tmpdir(), "occ-bare-"));
+    cpSync(dirname(OCC), dir, { recursive: true });
     const copy = join(dir, "occ.mjs");
-    copyFileSync(OCC, copy);
     const help = await runOcc(["--help"], {}, dir, copy);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("Usage: occ");
