@@ -66,7 +66,10 @@ async function countedRequest(
   const deps: ServiceDeps = {
     ...container,
     limiter: new DynamoLimiter({
-      store: new DynamoLimiterStore({ doc: container.dynamo.doc, tableName: container.config.tables.state }),
+      store: new DynamoLimiterStore({
+        client: container.dynamo.client,
+        tableName: container.config.tables.state,
+      }),
       config: container.config.limits,
     }),
   };

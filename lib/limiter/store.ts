@@ -1,15 +1,19 @@
 /**
  * LimiterStore: the limiter's items in the State table, each changed by one conditional
  * single-item write (no transactions). Holds no policy; the Limiter decides what to write.
+ * Four of a poll's five DynamoDB calls are these, so they go through the low-level client (its
+ * middleware resolved once per command type, lib/state/dynamo.ts) with attribute values written
+ * here: a number, a string set and a key are all the items hold.
  */
 import {
-  BatchGetCommand,
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  UpdateCommand,
-  type UpdateCommandInput,
-} from "@aws-sdk/lib-dynamodb";
+  type AttributeValue,
+  BatchGetItemCommand,
+  type DynamoDBClient,
+  GetItemCommand,
+  PutItemCommand,
+  UpdateItemCommand,
+  type UpdateItemCommandInput,
+} from "@aws-sdk/client-dynamodb";
 import { EPSILON_MS, gcAt, type LimitState } from "./gcra.ts";
 
 /**
@@ -86,39 +90,52 @@ export class LimitItemError extends Error {
  */
 export const holderEntry = (leaseId: string, expiresAt: number): string => `${expiresAt}#${leaseId}`;
 
-function parseHolders(holders: unknown): Record<string, number> {
+type Item = Record<string, AttributeValue>;
+
+const num = (n: number): AttributeValue => ({ N: String(n) });
+const str = (s: string): AttributeValue => ({ S: s });
+const strings = (values: string[]): AttributeValue => ({ SS: values });
+const keyOf = (key: string): Item => ({ pk: str(key) });
+
+function numberOf(value: AttributeValue | undefined, what: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = value.N === undefined ? Number.NaN : Number(value.N);
+  if (!Number.isFinite(n)) throw new LimitItemError(`bad ${what}`);
+  return n;
+}
+
+function parseHolders(holders: AttributeValue | undefined): Record<string, number> {
   const out: Record<string, number> = {};
   if (holders === undefined) return out;
-  if (!(holders instanceof Set)) throw new LimitItemError("bad holders");
-  for (const entry of holders) {
+  if (!Array.isArray(holders.SS)) throw new LimitItemError("bad holders");
+  for (const entry of holders.SS) {
     const hash = typeof entry === "string" ? entry.indexOf("#") : -1;
-    const expiresAt = hash > 0 ? Number((entry as string).slice(0, hash)) : Number.NaN;
-    if (!Number.isFinite(expiresAt) || hash === (entry as string).length - 1) {
+    const expiresAt = hash > 0 ? Number(entry.slice(0, hash)) : Number.NaN;
+    if (!Number.isFinite(expiresAt) || hash === entry.length - 1) {
       throw new LimitItemError("bad holder");
     }
-    out[(entry as string).slice(hash + 1)] = expiresAt;
+    out[entry.slice(hash + 1)] = expiresAt;
   }
   return out;
 }
 
-function fromItem(item: Record<string, unknown>): LimitState {
-  const { version, tat, holders } = item;
-  if (typeof version !== "number" || !Number.isFinite(version)) throw new LimitItemError("bad version");
-  if (tat !== undefined && (typeof tat !== "number" || !Number.isFinite(tat)))
-    throw new LimitItemError("bad tat");
-  const out = parseHolders(holders);
+function fromItem(item: Item): LimitState {
+  const version = numberOf(item.version, "version");
+  if (version === undefined) throw new LimitItemError("bad version");
+  const tat = numberOf(item.tat, "tat");
+  const out = parseHolders(item.holders);
   return tat === undefined ? { version, holders: out } : { version, tat, holders: out };
 }
 
 /** The item for a state written whole (DynamoDB has no empty sets: no holders, no attribute). */
-function toItem(key: string, state: LimitState, now: number): Record<string, unknown> {
+function toItem(key: string, state: LimitState, now: number): Item {
   const entries = Object.entries(state.holders).map(([id, at]) => holderEntry(id, at));
   return {
-    pk: key,
-    version: state.version,
-    ...(state.tat !== undefined ? { tat: state.tat } : {}),
-    ...(entries.length > 0 ? { holders: new Set(entries) } : {}),
-    expiresAt: gcAt(state, now),
+    pk: str(key),
+    version: num(state.version),
+    ...(state.tat !== undefined ? { tat: num(state.tat) } : {}),
+    ...(entries.length > 0 ? { holders: strings(entries) } : {}),
+    expiresAt: num(gcAt(state, now)),
   };
 }
 
@@ -126,65 +143,69 @@ const isConditionFailure = (e: unknown) =>
   (e as { name?: string }).name === "ConditionalCheckFailedException";
 
 export class DynamoLimiterStore implements LimiterStore {
-  readonly #doc: DynamoDBDocumentClient;
+  readonly #client: DynamoDBClient;
   readonly #table: string;
 
-  constructor(options: { doc: DynamoDBDocumentClient; tableName: string }) {
-    this.#doc = options.doc;
+  constructor(options: { client: DynamoDBClient; tableName: string }) {
+    this.#client = options.client;
     this.#table = options.tableName;
   }
 
   async read(key: string): Promise<LimitState | null> {
-    const out = await this.#doc.send(
-      new GetCommand({ TableName: this.#table, Key: { pk: key }, ConsistentRead: true }),
+    const out = await this.#client.send(
+      new GetItemCommand({ TableName: this.#table, Key: keyOf(key), ConsistentRead: true }),
     );
     return out.Item ? fromItem(out.Item) : null;
   }
 
   async readMany(keys: readonly string[]): Promise<Map<string, LimitState | null>> {
     const out = new Map<string, LimitState | null>(keys.map((k) => [k, null]));
-    let pending: Record<string, unknown>[] = keys.map((pk) => ({ pk }));
+    let pending: Item[] = keys.map(keyOf);
     // Unprocessed keys are retried a few times; the limiter fails closed past that.
     for (let round = 0; pending.length > 0; round++) {
       if (round === 3) throw new LimitItemError("batch read left keys unprocessed");
-      const res = await this.#doc.send(
-        new BatchGetCommand({
+      const res = await this.#client.send(
+        new BatchGetItemCommand({
           RequestItems: { [this.#table]: { Keys: pending, ConsistentRead: true } },
         }),
       );
-      for (const item of res.Responses?.[this.#table] ?? []) out.set(String(item.pk), fromItem(item));
-      pending = (res.UnprocessedKeys?.[this.#table]?.Keys ?? []) as Record<string, unknown>[];
+      for (const item of res.Responses?.[this.#table] ?? []) {
+        const pk = item.pk?.S;
+        if (pk === undefined) throw new LimitItemError("bad key");
+        out.set(pk, fromItem(item));
+      }
+      pending = res.UnprocessedKeys?.[this.#table]?.Keys ?? [];
     }
     return out;
   }
 
   async take(key: string, take: BlindTake): Promise<LimitState | false> {
-    const values: Record<string, unknown> = {
-      ":one": 1,
-      ":h": new Set([holderEntry(take.leaseId, take.leaseExpiresAt)]),
-      ":cap": take.cap,
-      ":gc": blindGcAt(take),
+    const values: Item = {
+      ":one": num(1),
+      ":h": strings([holderEntry(take.leaseId, take.leaseExpiresAt)]),
+      ":cap": num(take.cap),
+      ":gc": num(blindGcAt(take)),
     };
     const conditions = ["(attribute_not_exists(holders) OR size(holders) < :cap)"];
     const sets = ["expiresAt = :gc"];
     const rate = take.rate;
     if (rate?.branch === "idle") {
-      values[":now"] = take.now;
-      values[":tat"] = take.now + rate.interval;
+      values[":now"] = num(take.now);
+      values[":tat"] = num(take.now + rate.interval);
       conditions.push("(attribute_not_exists(tat) OR tat <= :now)");
       sets.push("tat = :tat");
     } else if (rate?.branch === "queued") {
-      values[":now"] = take.now;
-      values[":interval"] = rate.interval;
+      values[":now"] = num(take.now);
+      values[":interval"] = num(rate.interval);
       // tat + interval - now ≤ window  ⇔  tat ≤ now + window - interval
-      values[":limit"] = take.now + rate.window - rate.interval + EPSILON_MS;
+      values[":limit"] = num(take.now + rate.window - rate.interval + EPSILON_MS);
       conditions.push("tat > :now", "tat <= :limit");
       sets.push("tat = tat + :interval");
     }
     try {
       return await this.#update({
         TableName: this.#table,
-        Key: { pk: key },
+        Key: keyOf(key),
         UpdateExpression: `SET ${sets.join(", ")} ADD holders :h, #v :one`,
         ConditionExpression: conditions.join(" AND "),
         ExpressionAttributeNames: { "#v": "version" },
@@ -199,8 +220,8 @@ export class DynamoLimiterStore implements LimiterStore {
 
   async write(key: string, next: LimitState, expectedVersion: number | null, now: number): Promise<boolean> {
     try {
-      await this.#doc.send(
-        new PutCommand({
+      await this.#client.send(
+        new PutItemCommand({
           TableName: this.#table,
           Item: toItem(key, next, now),
           ...(expectedVersion === null
@@ -208,7 +229,7 @@ export class DynamoLimiterStore implements LimiterStore {
             : {
                 ConditionExpression: "#v = :expected",
                 ExpressionAttributeNames: { "#v": "version" },
-                ExpressionAttributeValues: { ":expected": expectedVersion },
+                ExpressionAttributeValues: { ":expected": num(expectedVersion) },
               }),
         }),
       );
@@ -223,14 +244,14 @@ export class DynamoLimiterStore implements LimiterStore {
     try {
       return await this.#update({
         TableName: this.#table,
-        Key: { pk: key },
+        Key: keyOf(key),
         UpdateExpression: "DELETE holders :h ADD #v :one",
         // A garbage-collected item stays gone instead of coming back without its TTL.
         ConditionExpression: "attribute_exists(pk)",
         ExpressionAttributeNames: { "#v": "version" },
         ExpressionAttributeValues: {
-          ":one": 1,
-          ":h": new Set([holderEntry(holder.leaseId, holder.expiresAt)]),
+          ":one": num(1),
+          ":h": strings([holderEntry(holder.leaseId, holder.expiresAt)]),
         },
         ReturnValues: "ALL_NEW",
       });
@@ -249,15 +270,15 @@ export class DynamoLimiterStore implements LimiterStore {
     try {
       return await this.#update({
         TableName: this.#table,
-        Key: { pk: key },
+        Key: keyOf(key),
         UpdateExpression: "SET tat = :tat DELETE holders :h ADD #v :one",
         ConditionExpression: "#v = :expected",
         ExpressionAttributeNames: { "#v": "version" },
         ExpressionAttributeValues: {
-          ":one": 1,
-          ":tat": tat,
-          ":expected": expectedVersion,
-          ":h": new Set([holderEntry(holder.leaseId, holder.expiresAt)]),
+          ":one": num(1),
+          ":tat": num(tat),
+          ":expected": num(expectedVersion),
+          ":h": strings([holderEntry(holder.leaseId, holder.expiresAt)]),
         },
         ReturnValues: "ALL_NEW",
       });
@@ -267,8 +288,8 @@ export class DynamoLimiterStore implements LimiterStore {
     }
   }
 
-  async #update(input: UpdateCommandInput): Promise<LimitState> {
-    const out = await this.#doc.send(new UpdateCommand(input));
+  async #update(input: UpdateItemCommandInput): Promise<LimitState> {
+    const out = await this.#client.send(new UpdateItemCommand(input));
     if (!out.Attributes) throw new LimitItemError("update returned no item");
     return fromItem(out.Attributes);
   }

@@ -4,13 +4,8 @@
  * and are read strongly consistent, so a revoked grant stops the very next poll.
  * Every failure (unreachable, throttled, malformed item) is 503 DEPENDENCY_UNAVAILABLE.
  */
-import {
-  BatchGetCommand,
-  type BatchGetCommandOutput,
-  type DynamoDBDocumentClient,
-  GetCommand,
-  QueryCommand,
-} from "@aws-sdk/lib-dynamodb";
+import { type AttributeValue, BatchGetItemCommand, type DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { ServiceError } from "../api/errors.ts";
 import type {
   AgentRecord,
@@ -62,6 +57,8 @@ export const MAX_CACHE_TTL_MS = 30_000;
 
 export interface DynamoRegistryStoreOptions {
   doc: DynamoDBDocumentClient;
+  /** The low-level client of lib/state/dynamo.ts: the grant lookup, made on every request, uses it. */
+  client: DynamoDBClient;
   tableName: string;
   /** Cache lifetime, capped at 30 s; 0 disables caching. */
   cacheTtlMs?: number;
@@ -79,13 +76,27 @@ function unavailable(cause: unknown): ServiceError {
 
 const MAX_BATCH_ROUNDS = 5;
 
+type RawItem = Record<string, AttributeValue>;
+
+/** A grant item as grantFromItem reads it: its keys and actions (a string set, or a list of strings). */
+function plainGrant(item: RawItem): Record<string, unknown> {
+  const actions = item.actions;
+  return {
+    pk: item.pk?.S,
+    sk: item.sk?.S,
+    actions: actions?.SS ?? actions?.L?.map((v) => v.S) ?? [],
+  };
+}
+
 export class DynamoRegistryStore implements RegistryStore {
   readonly #doc: DynamoDBDocumentClient;
+  readonly #client: DynamoDBClient;
   readonly #table: string;
   readonly #cache: TtlCache<unknown> | null;
 
   constructor(options: DynamoRegistryStoreOptions) {
     this.#doc = options.doc;
+    this.#client = options.client;
     this.#table = options.tableName;
     const ttlMs = Math.min(options.cacheTtlMs ?? MAX_CACHE_TTL_MS, MAX_CACHE_TTL_MS);
     this.#cache =
@@ -181,15 +192,16 @@ export class DynamoRegistryStore implements RegistryStore {
   }
 
   async grantsFor(principalId: string, namespaceId: string, agentId: string): Promise<GrantRecord[]> {
-    const keys = [grantKey(principalId, namespaceId, agentId)];
-    if (agentId !== ALL_AGENTS) keys.push(grantKey(principalId, namespaceId, ALL_AGENTS));
+    const raw = (k: { pk: string; sk: string }): RawItem => ({ pk: { S: k.pk }, sk: { S: k.sk } });
+    const keys = [raw(grantKey(principalId, namespaceId, agentId))];
+    if (agentId !== ALL_AGENTS) keys.push(raw(grantKey(principalId, namespaceId, ALL_AGENTS)));
     try {
-      const items: Record<string, unknown>[] = [];
-      let pending: Record<string, unknown>[] = keys;
+      const items: RawItem[] = [];
+      let pending: RawItem[] = keys;
       for (let round = 0; pending.length > 0; round++) {
         if (round === MAX_BATCH_ROUNDS) throw new Error("grant lookup left unprocessed keys");
-        const out: BatchGetCommandOutput = await this.#doc.send(
-          new BatchGetCommand({
+        const out = await this.#client.send(
+          new BatchGetItemCommand({
             RequestItems: { [this.#table]: { Keys: pending, ConsistentRead: true } },
           }),
         );
@@ -198,7 +210,7 @@ export class DynamoRegistryStore implements RegistryStore {
       }
       // Agent-specific first: it is the grant a decision names when both qualify.
       return items
-        .map(grantFromItem)
+        .map((item) => grantFromItem(plainGrant(item)))
         .sort((a, b) => Number(a.agentId === ALL_AGENTS) - Number(b.agentId === ALL_AGENTS));
     } catch (e) {
       throw unavailable(e);

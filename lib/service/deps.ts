@@ -48,7 +48,11 @@ export function buildServiceDeps(config: ServiceConfig, logger: Logger = createL
     secrets ??= new SecretsManagerClient({});
     return secrets;
   };
-  const registry = new DynamoRegistryStore({ doc: dynamo.doc, tableName: config.tables.registry });
+  const registry = new DynamoRegistryStore({
+    doc: dynamo.doc,
+    client: dynamo.client,
+    tableName: config.tables.registry,
+  });
   // The Kubernetes client loads with the first cluster call, not at cold start (docs/quality.md P3).
   const driver = lazyKubeDriver(async () => {
     const [{ createKubeDriver }, { createKubeconfigStore }] = await Promise.all([
@@ -77,7 +81,7 @@ export function buildServiceDeps(config: ServiceConfig, logger: Logger = createL
     dynamo,
     registry,
     limiter: new DynamoLimiter({
-      store: new DynamoLimiterStore({ doc: dynamo.doc, tableName: config.tables.state }),
+      store: new DynamoLimiterStore({ client: dynamo.client, tableName: config.tables.state }),
       config: config.limits,
     }),
     audit: new DynamoAuditSink({

@@ -149,6 +149,7 @@ export async function startHarness(options: ScenarioOptions = {}): Promise<Harne
   ]);
   const registry = new DynamoRegistryStore({
     doc: dynamo.doc,
+    client: dynamo.client,
     tableName: dynamo.tableNames.registry,
     cacheTtlMs: 0,
   });

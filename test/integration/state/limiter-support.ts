@@ -28,7 +28,7 @@ export function seeded(seed: number): () => number {
 /** One Lambda container's limiter. Jitter yields to the event loop instead of sleeping on wall time. */
 export function container(db: LocalDynamo, config: LimiterConfig = DEFAULTS, seed = 1): DynamoLimiter {
   return new DynamoLimiter({
-    store: new DynamoLimiterStore({ doc: db.doc, tableName: db.tableNames.state }),
+    store: new DynamoLimiterStore({ client: db.client, tableName: db.tableNames.state }),
     config,
     random: seeded(seed),
     sleep: () => new Promise((resolve) => setImmediate(resolve)),

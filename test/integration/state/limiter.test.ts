@@ -206,7 +206,7 @@ describe("failures", () => {
       maxAttempts: 1,
     });
     const limiter = new DynamoLimiter({
-      store: new DynamoLimiterStore({ doc: down.doc, tableName: "state" }),
+      store: new DynamoLimiterStore({ client: down.client, tableName: "state" }),
       config: DEFAULTS,
     });
     const err = (await outcome(limiter.acquire(request(target(), T0)))) as ServiceError;
@@ -346,7 +346,7 @@ describe("Agent shards", () => {
 
 describe("release", () => {
   it("is retried once when the store fails, and never throws", async () => {
-    const store = new DynamoLimiterStore({ doc: db.doc, tableName: db.tableNames.state });
+    const store = new DynamoLimiterStore({ client: db.client, tableName: db.tableNames.state });
     // Each item's first release fails (a throttle at the SDK edge), the retry goes through.
     const failed = new Set<string>();
     const flaky: LimiterStore = {

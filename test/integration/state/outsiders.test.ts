@@ -84,7 +84,11 @@ const never = (what: string) => () => {
 /** A container: real stores over dynalite, behind counting wrappers; nothing past authorization. */
 function container() {
   const calls: string[] = [];
-  const registry = new DynamoRegistryStore({ doc: db.doc, tableName: db.tableNames.registry });
+  const registry = new DynamoRegistryStore({
+    doc: db.doc,
+    client: db.client,
+    tableName: db.tableNames.registry,
+  });
   const audit = new DynamoAuditSink({ doc: db.doc, tableName: db.tableNames.audit, retentionDays: 400 });
   const deps: LogsDeps & Pick<StatusDeps, "driver"> = {
     config: { enabled: true, limits: { downloadCost: 5 } },

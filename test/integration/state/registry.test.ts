@@ -100,7 +100,8 @@ const section: RegistrySection = {
 let db: LocalDynamo;
 let clock = 0;
 const now = () => clock;
-const store = () => new DynamoRegistryStore({ doc: db.doc, tableName: db.tableNames.registry, now });
+const store = () =>
+  new DynamoRegistryStore({ doc: db.doc, client: db.client, tableName: db.tableNames.registry, now });
 
 beforeAll(async () => {
   db = await startDynalite();
@@ -286,6 +287,7 @@ describe("registry cache", () => {
   it("caps a longer configured lifetime at 30 s and survives a clock stepping back", async () => {
     const s = new DynamoRegistryStore({
       doc: db.doc,
+      client: db.client,
       tableName: db.tableNames.registry,
       now,
       cacheTtlMs: 3_600_000,
@@ -298,6 +300,7 @@ describe("registry cache", () => {
     expect(await s.getAgent("acme", "vault")).toBeNull();
     const t = new DynamoRegistryStore({
       doc: db.doc,
+      client: db.client,
       tableName: db.tableNames.registry,
       now,
       cacheTtlMs: 3_600_000,
@@ -359,7 +362,7 @@ describe("registry failures", () => {
       credentials: { accessKeyId: "x", secretAccessKey: "x" },
       maxAttempts: 1,
     });
-    const s = new DynamoRegistryStore({ doc: down.doc, tableName: "t" });
+    const s = new DynamoRegistryStore({ doc: down.doc, client: down.client, tableName: "t" });
     for (const call of [
       () => s.getAgent("acme", "support"),
       () => s.grantsFor("alice", "acme", "support"),
