@@ -28,12 +28,12 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
 const program = new Command("npm start --")
   .description(
-    "Run the runtime-logs local stack: API, console, kube API simulator and DynamoDB in one process.",
+    "Run the runtime-logs local stack: API, console, kube API and OpenShell simulators and DynamoDB in one process.",
   )
   .option("--scenario <file>", "scenario file", DEFAULT_SCENARIO)
   .option("--port <n>", "API port on 127.0.0.1 (0: any free port)", parsePort, 3000)
   .option("--data-dir <dir>", "persist DynamoDB here and keep the keys across restarts")
-  .option("--state-dir <dir>", "where kubeconfigs/, keys/ and stack.json go", DEFAULT_LOCAL_DIR)
+  .option("--state-dir <dir>", "where kubeconfigs/, openshell/, keys/ and stack.json go", DEFAULT_LOCAL_DIR)
   .option("--bundled", "serve the deployable esbuild bundles instead of the TypeScript sources")
   .showHelpAfterError()
   .parse();

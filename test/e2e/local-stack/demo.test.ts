@@ -3,7 +3,8 @@
  * line of the banner is split into words by a real POSIX shell (so its quoting is what a user
  * pastes) and sent; the answers must show what the product promises: secrets of several classes
  * masked, a withheld chat line, an error burst, a restart with its attribution, Events, a second
- * cluster, a crash-looping Harness, and a follower that reports the gap of a restart.
+ * cluster, a crash-looping Harness, a follower that reports the gap of a restart, and the sandbox's
+ * policy decisions with a denial appended live.
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -184,5 +185,39 @@ describe("the demo scenario through the banner's commands", () => {
     poll.search = new URLSearchParams({ source: "gateway", cursor: first.cursor }).toString();
     const next = ((await send({ ...logs, url: poll.href })).json as { data: { records: PageRecord[] } }).data;
     expect(next.records[0]).toMatchObject({ type: "gap", reason: "stream_replaced" });
+  });
+
+  it("the sandbox page shows denied connections with their fields; the banner's append reaches a follower", async () => {
+    const sandbox = bannerCurls(stack.banner).find(
+      (c) => new URL(c.url).searchParams.get("source") === "sandbox",
+    );
+    expect(sandbox).toBeDefined();
+    type SandboxRecord = PageRecord & { fields?: Record<string, string>; format?: string };
+    const first = ((await send(sandbox!)).json as { data: { records: SandboxRecord[]; cursor: string } })
+      .data;
+    const denied = first.records.filter((r) => r.fields?.action === "deny");
+    expect(denied.length).toBeGreaterThanOrEqual(2);
+    expect(Object.keys(denied[0]!.fields!)).toEqual([
+      "action",
+      "dst_host",
+      "dst_port",
+      "binary",
+      "policy",
+      "reason",
+    ]);
+    expect(first.records.some((r) => r.format === "ocsf")).toBe(true);
+    expect(first.records.some((r) => r.level === "error")).toBe(true);
+    expect(first.records.some((r) => r.fields?.api_key === "[redacted:key-value]")).toBe(true);
+
+    const append = bannerCurls(stack.banner).find((c) => c.url.endsWith("/__sim/sandbox/append"));
+    expect((await send(append!)).status).toBe(200);
+    const poll = new URL(sandbox!.url);
+    poll.search = new URLSearchParams({ source: "sandbox", cursor: first.cursor }).toString();
+    const next = (
+      (await send({ ...sandbox!, url: poll.href })).json as { data: { records: SandboxRecord[] } }
+    ).data;
+    expect(next.records.map((r) => [r.message, r.fields?.action])).toEqual([
+      ["CONNECT pastebin.com:443", "deny"],
+    ]);
   });
 });
