@@ -60,12 +60,12 @@ const IDENTITY_WORDS: Rule = { name: "identity", words: ["sender", "session"], a
 export const TRIGGERS = compileTriggers([...RULES, IDENTITY_WORDS]);
 const F_IDENTITY = 1 << RULES.length;
 
-/**
- * Run the rules whose triggers `f` found, in order. `lower` is the lower-cased text the triggers
- * were found in: rules read it only to ask whether a word occurs at all, which placeholders put in
- * since cannot change.
- */
-export function redactChain(s: string, f: number, lower: string = s.toLowerCase()): string {
+/** Rules that read the lower-cased text. */
+const NEEDS_LOWER = RULES.reduce((f, r, k) => (r.needsLower === true ? f | (1 << k) : f), 0);
+
+/** Run the rules whose triggers `f` found, in order. */
+export function redactChain(s: string, f: number): string {
+  const lower = f & NEEDS_LOWER ? s.toLowerCase() : "";
   for (let k = 0; k < RULES.length; k++) if (f & (1 << k)) s = RULES[k]!.apply(s, lower);
   return s;
 }
@@ -78,26 +78,47 @@ export interface RedactOptions {
 }
 
 /**
+ * Results for short strings that hold no identity, remembered: logs repeat the same subsystems,
+ * methods and messages many times. Bounded; cleared when full. The result of such a string depends
+ * on its text alone (no key, no hints), so remembering it changes nothing.
+ */
+const REMEMBERED = new Map<string, string>();
+const REMEMBER_MAX_CHARS = 64;
+const REMEMBER_MAX_ENTRIES = 4096;
+
+/**
  * Redact one string that leaves the service. Rules run on the shadow of the text (invisible
  * characters removed, compatibility forms folded) and mask the matching spans of the original;
  * what is left of the original shows its invisible characters as escapes.
  */
 export function redact(text: string, options: RedactOptions = {}): string {
+  const short = text.length <= REMEMBER_MAX_CHARS && options.event === undefined;
+  if (short) {
+    const known = REMEMBERED.get(text);
+    if (known !== undefined) return known;
+  }
   const original = neutralizePrivateUse(text);
   const shadow = shadowOf(original);
   // Protecting, pseudonymizing and masking only put placeholders in, which complete no trigger
   // word: the triggers of the shadow hold for every later step.
-  const lower = shadow.text.toLowerCase();
-  const f = TRIGGERS.of(lower);
-  if (f === 0 && options.event === undefined)
-    return shadow.invisible ? neutralizeInvisible(original) : original;
-  const values: string[] = [];
-  startLedger();
-  let s = protectExisting(shadow.text, values);
-  if (f & F_IDENTITY) s = protectIdentities(s, options.identity ?? null, values);
-  if (options.event !== undefined) s = maskEventNames(s, options.event);
-  s = redactChain(s, f, lower);
-  return assemble(original, shadow, s, values);
+  const f = TRIGGERS.of(shadow.text);
+  let out: string;
+  if (f === 0 && options.event === undefined) {
+    out = shadow.invisible ? neutralizeInvisible(original) : original;
+  } else {
+    const values: string[] = [];
+    startLedger();
+    let s = protectExisting(shadow.text, values);
+    if (f & F_IDENTITY) s = protectIdentities(s, options.identity ?? null, values);
+    if (options.event !== undefined) s = maskEventNames(s, options.event);
+    s = redactChain(s, f);
+    out = assemble(original, shadow, s, values);
+  }
+  if (short && (f & F_IDENTITY) === 0) {
+    if (REMEMBERED.size >= REMEMBER_MAX_ENTRIES) REMEMBERED.clear();
+    REMEMBERED.set(text, out);
+  }
+  return out;
 }
 
 const PLACEHOLDER_G = /[\ue000-\uf8ff]/g;

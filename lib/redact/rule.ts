@@ -15,9 +15,8 @@ export interface Rule {
   readonly confirm?: boolean;
   /** Also triggered by a run of ≥ 40 characters of the base64 or base64url alphabet. */
   readonly longRun?: boolean;
-  /**
-   * The text with every match replaced by one marker. `lower` is the lower-cased text the triggers
-   * were found in (before earlier rules put markers in): use it only to ask whether a word occurs.
-   */
+  /** Whether `apply` reads the lower-cased text. */
+  readonly needsLower?: boolean;
+  /** The text with every match replaced by one marker; `lower` is `s.toLowerCase()` or "". */
   apply(s: string, lower: string): string;
 }

@@ -1,23 +1,23 @@
 /**
- * Which rules can match a string, in two cheap steps over its lower-cased copy:
- * 1. one branch-free pass ORs, for every pair of adjacent characters, the trigger groups that have a
+ * Which rules can match a string, in two cheap steps, ASCII case-insensitively and without a copy:
+ * 1. one branch-free pass ORs, for every pair of adjacent characters (ASCII letters folded to lower
+ *    case, other characters to 7 bits, which only ever flags more), the trigger groups that have a
  *    word starting with that pair, and tracks runs of the base64 and base64url alphabets;
  * 2. each group the pass flagged is confirmed by a native regex test of its words (a literal
  *    alternation, so it cannot backtrack), at most GROUP_WORDS words per group: a short
  *    alternation tests fast, a long one does not. A rule that opts out of confirmation runs on the
  *    flagged pair alone.
  *
- * Why a superset: lower-casing keeps every ASCII word and every ASCII run where it was (only
- * non-ASCII characters may change or grow), and redacting only ever replaces a span by one
- * private-use marker, which cannot complete an ASCII word or join two runs; so the words found in
- * the input are a superset of those any later rule sees.
+ * Why a superset: rules match their words ASCII case-insensitively at most, and redacting only
+ * ever replaces a span by one private-use marker, which cannot complete an ASCII word or join two
+ * runs; so the words found in the input are a superset of those any later rule sees.
  */
 import type { Rule } from "./rule.ts";
 import { ALPHABET } from "./scan.ts";
 
 export interface Triggers {
-  /** Bit `1 << k` set when rule `k` may match; `lower` is `s.toLowerCase()`. */
-  of(lower: string): number;
+  /** Bit `1 << k` set when rule `k` may match `s`. */
+  of(s: string): number;
 }
 
 /** At most this many words per group: a short alternation tests fast natively. */
@@ -47,11 +47,11 @@ export function compileTriggers(rules: readonly Rule[]): Triggers {
     }
     for (let i = 0; i < words.length; i += GROUP_WORDS) {
       const some = words.slice(i, i + GROUP_WORDS);
-      groups.push({ flag, words: some, test: new RegExp(some.map(escapeWord).join("|")) });
+      groups.push({ flag, words: some, test: new RegExp(some.map(escapeWord).join("|"), "i") });
     }
   });
   if (groups.length > 32) throw new Error(`${groups.length} trigger groups: at most 32 fit a mask`);
-  /** Per pair of (lower-case, 7-bit) characters: the groups with a word starting with it. */
+  /** Per pair of folded characters: the groups with a word starting with it. */
   const pairs = new Uint32Array(128 * 128);
   const every = (first: number, bit: number): void => {
     for (let second = 0; second < 128; second++) pairs[(first << 7) | second]! |= bit;
@@ -70,6 +70,9 @@ export function compileTriggers(rules: readonly Rule[]): Triggers {
   /** Per UTF-16 code unit: bit 1 base64, bit 2 base64url (non-ASCII is neither). */
   const alphabet = new Uint8Array(65536);
   alphabet.set(ALPHABET);
+  /** Per UTF-16 code unit: ASCII letters in lower case, everything else cut to 7 bits. */
+  const fold = new Uint8Array(65536);
+  for (let c = 0; c < 65536; c++) fold[c] = c >= 65 && c <= 90 ? c + 32 : c & 127;
   return {
     of(s: string): number {
       const n = s.length;
@@ -81,7 +84,7 @@ export function compileTriggers(rules: readonly Rule[]): Triggers {
       let c = s.charCodeAt(0);
       for (let i = 1; i <= n; i++) {
         const d = i < n ? s.charCodeAt(i) : 0;
-        maybe |= pairs[((c & 127) << 7) | (d & 127)]!;
+        maybe |= pairs[(fold[c]! << 7) | fold[d]!]!;
         const t = alphabet[c]!;
         b64 = (b64 + 1) & -(t & 1);
         url = (url + 1) & -((t >> 1) & 1);

@@ -105,5 +105,6 @@ function argvRule(s: string, lower: string): string {
 export const argv: Rule = {
   name: "argv",
   words: ["--", "-u", "-p", "-a", "vault"],
+  needsLower: true,
   apply: argvRule,
 };

@@ -87,5 +87,6 @@ function decodesToUserPass(b64: string): boolean {
 export const authSchemes: Rule = {
   name: "auth-schemes",
   words: ["bearer", "basic", "login"],
+  needsLower: true,
   apply: authSchemesRule,
 };
