@@ -285,6 +285,67 @@ describe("the sandbox admin routes", () => {
   });
 });
 
+describe("a reloaded scenario", () => {
+  it("replaces the gateways (ports, documents, Registry, stack.json), and one without them stops the simulator", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sandbox-reload-"));
+    try {
+      const other = await startLocalStack({
+        scenario: sandboxScenario(),
+        port: 0,
+        quiet: true,
+        workDir: dir,
+      });
+      try {
+        const read = client(other);
+        const before = other.openshell.endpoints[GATEWAY];
+        // The same gateway under a new name, with a token: the stack follows the admin API's reload.
+        const next = sandboxScenario();
+        const [gw] = next.openshell as { id: string; auth?: string }[];
+        gw!.id = "os2";
+        gw!.auth = "token";
+        for (const d of next.registry.agents[0]!.deployments as { sandbox?: { endpointRef: string } }[])
+          if (d.sandbox) d.sandbox.endpointRef = "os2";
+        const res = await fetch(`${other.simUrl}/__sim/scenario`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(next),
+        });
+        expect(res.status).toBe(200);
+        const info = JSON.parse(readFileSync(other.stackFile, "utf8"));
+        expect(Object.keys(info.openshell)).toEqual(["os2"]);
+        expect(info.openshell.os2).not.toBe(before);
+        expect(existsSync(join(dir, "openshell", `${GATEWAY}.json`))).toBe(false);
+        const doc = JSON.parse(readFileSync(join(dir, "openshell", "os2.json"), "utf8"));
+        expect(Object.keys(doc).sort()).toEqual(["caPem", "endpoint", "token"]);
+        const page = await read(`${LOGS}?source=sandbox`);
+        expect(page.status, page.text).toBe(200);
+        expect(page.json.data.stream).toMatchObject({ gatewayId: "os2", sandboxId: "sbx-7f3a" });
+
+        const { openshell: _gone, ...plain } = sandboxScenario();
+        for (const d of plain.registry.agents[0]!.deployments as { sandbox?: unknown }[]) delete d.sandbox;
+        await other.reloadScenario(plain);
+        expect(other.openshell.sim).toBeUndefined();
+        expect(JSON.parse(readFileSync(other.stackFile, "utf8")).openshell).toBeUndefined();
+        const admin404 = await fetch(`${other.simUrl}/__sim/sandbox/append`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ gateway: "os2", sandbox: SANDBOX, lines: [] }),
+        });
+        expect(admin404.status).toBe(404);
+        const status = await read(`/namespaces/${NS}/agents/support/deployments/d2/runtime`);
+        expect(status.json.data.sources.find((s: { id: string }) => s.id === "sandbox")).toMatchObject({
+          available: false,
+          unavailableCode: "NOT_CONFIGURED",
+        });
+      } finally {
+        await other.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("closing the stack", () => {
   it("stops the simulator and removes the connection documents", async () => {
     const dir = mkdtempSync(join(tmpdir(), "sandbox-close-"));
