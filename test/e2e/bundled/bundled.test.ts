@@ -2,7 +2,8 @@
  * What ships is what is tested: the local stack serving the deployable esbuild bundles (built with
  * the CDK stack's own options, `npm start -- --bundled`) instead of the TypeScript sources, through
  * the same HTTP routes: /health, deployments, status, a log page resumed with its cursor, a
- * download, and the contract's errors. Random canaries check that the bundled pipeline redacts.
+ * download, the contract's errors, and a sandbox read over mTLS. Random canaries check that the
+ * bundled pipeline redacts.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -14,10 +15,38 @@ const secrets = canaries();
 let stack: LocalStack;
 let get: ReturnType<typeof client>;
 
+/** The API suite's world, with an OpenShell sandbox on d2 (the gRPC client is in the bundle too). */
+function withSandbox() {
+  const s = scenario(secrets.lines) as ReturnType<typeof scenario> & Record<string, unknown>;
+  const d2 = (s.registry.agents[0]!.deployments as Record<string, unknown>[])[1]!;
+  d2.sandbox = { driver: "openshell", endpointRef: "os1", sandboxName: "sb", workspace: "default" };
+  s.openshell = [
+    {
+      id: "os1",
+      sandboxes: [
+        {
+          name: "sb",
+          id: "sbx-1",
+          lines: [
+            [
+              "now-5s",
+              "WARN",
+              "openshell_sandbox::proxy",
+              `CONNECT x:22 ${secrets.secrets.github}`,
+              { action: "deny" },
+            ],
+          ],
+        },
+      ],
+    },
+  ];
+  return s;
+}
+
 beforeAll(async () => {
   // warm: the bundles start loading at once, as the first request of each would make them.
   stack = await startLocalStack({
-    scenario: scenario(secrets.lines),
+    scenario: withSandbox(),
     port: 0,
     quiet: true,
     bundled: true,
@@ -101,5 +130,17 @@ describe("the local stack on the deployable bundles", { timeout: 120_000 }, () =
     expect(outsider.json.error.code).toBe("FORBIDDEN");
     const anonymous = await get(RUNTIME, null);
     expect(anonymous.status).toBe(401);
+  });
+
+  it("reads the sandbox over mTLS through the bundled gRPC client, redacted, and resumes", async () => {
+    const first = await get(`${LOGS}?source=sandbox`);
+    expect(first.status, first.text).toBe(200);
+    expect(first.json.data.records).toMatchObject([
+      { kind: "sandbox", level: "warn", fields: { action: "deny" } },
+    ]);
+    noCanary(first.text);
+    stack.openshell.sim!.append({ gateway: "os1", sandbox: "sb", lines: [["now", "INFO", "t", "after"]] });
+    const next = await get(`${LOGS}?source=sandbox&cursor=${encodeURIComponent(first.json.data.cursor)}`);
+    expect(next.json.data.records.map((r: { message: string }) => r.message)).toEqual(["after"]);
   });
 });
