@@ -3,17 +3,14 @@
  * HTTP contract (api.md) so the server never has to reject what the CLI let through.
  */
 import { DNS_LABEL, ID_PATTERN, isDnsSubdomain } from "../lib/api/ids.ts";
+import { MAX_SINCE_SECONDS, MAX_TAIL_LINES, type MIN_LEVELS, type SOURCE_IDS } from "../lib/api/values.ts";
 import { readRfc3339, utcWithFraction, wholeSecondMillis } from "../lib/rfc3339.ts";
 import { UsageError } from "./errors.ts";
 
-export const SOURCES = ["gateway", "agent", "sandbox"] as const;
-export type Source = (typeof SOURCES)[number];
-export const LEVELS = ["error", "warn", "info", "debug"] as const;
-export type MinLevel = (typeof LEVELS)[number];
+export type Source = (typeof SOURCE_IDS)[number];
+export type MinLevel = (typeof MIN_LEVELS)[number];
 
-export const MIN_SINCE_SECONDS = 1;
-export const MAX_SINCE_SECONDS = 86_400;
-export const MAX_TAIL = 1000;
+const MIN_SINCE_SECONDS = 1;
 
 /** Shows a user-supplied value in an error message without letting it play tricks. */
 export function quoteArg(value: string): string {
@@ -50,8 +47,8 @@ export function parseContainer(value: string): string {
 
 export function parseTail(value: string): number {
   const n = /^[0-9]{1,7}$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isInteger(n) || n < 1 || n > MAX_TAIL)
-    throw new UsageError(`--tail ${quoteArg(value)} must be a whole number from 1 to ${MAX_TAIL}`);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_TAIL_LINES)
+    throw new UsageError(`--tail ${quoteArg(value)} must be a whole number from 1 to ${MAX_TAIL_LINES}`);
   return n;
 }
 

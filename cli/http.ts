@@ -3,6 +3,7 @@
  * bodies and turns answers into data, ApiError (an error envelope) or TransportError (anything else).
  */
 
+import { parseRetryAfter } from "../lib/api/values.ts";
 import type { Authorizer } from "./auth.ts";
 import { ApiError, type ApiErrorInfo, Interrupted, TransportError } from "./errors.ts";
 import { decodeUtf8Lenient } from "./escape.ts";
@@ -171,16 +172,6 @@ function metaRequestId(body: unknown): string | undefined {
   if (isObject(body) && isObject(body.meta) && typeof body.meta.requestId === "string")
     return body.meta.requestId;
   return undefined;
-}
-
-/** `Retry-After` as whole seconds: delta-seconds, or an HTTP date relative to `now`. */
-export function parseRetryAfter(value: string | null, now: number): number | undefined {
-  if (value === null) return undefined;
-  const v = value.trim();
-  if (/^[0-9]{1,9}$/.test(v)) return Number(v);
-  const at = Date.parse(v);
-  if (Number.isNaN(at)) return undefined;
-  return Math.max(0, Math.ceil((at - now) / 1000));
 }
 
 /** The `filename` of a content-disposition header (quoted or token form), unsanitized. */

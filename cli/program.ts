@@ -2,9 +2,10 @@
  * The `occ` command line (surfaces.md § occ CLI), parsed with commander. Every value is validated
  * before any request; a usage error exits 2.
  */
+
 import { Command, CommanderError, Option } from "commander";
+import { MIN_LEVELS, SOURCE_IDS } from "../lib/api/values.ts";
 import {
-  LEVELS,
   type MinLevel,
   parseContainer,
   parseId,
@@ -12,7 +13,6 @@ import {
   parseSince,
   parseSinceTime,
   parseTail,
-  SOURCES,
   type Source,
 } from "./args.ts";
 import type { AuthMode } from "./auth.ts";
@@ -140,7 +140,7 @@ ${GLOBAL_HELP}`,
     .argument("<AGENT>", "agent ID")
     .addOption(
       new Option("--source <source>", "log source (all: every source and Pod, merged by time)")
-        .choices([...SOURCES, "all"])
+        .choices([...SOURCE_IDS, "all"])
         .makeOptionMandatory(),
     )
     .option(
@@ -153,7 +153,7 @@ ${GLOBAL_HELP}`,
     .option("--tail <n>", "lines to read, 1-1000 (server default 200)")
     .option("--since <duration>", "only lines newer than this: 30s, 10m, 2h, 1h30m (1s-24h)")
     .option("--since-time <time>", "only lines at or after this RFC 3339 time, e.g. 2026-11-29T12:00:00Z")
-    .addOption(new Option("--level <level>", "minimum level of lines to show").choices(LEVELS))
+    .addOption(new Option("--level <level>", "minimum level of lines to show").choices(MIN_LEVELS))
     .option("-f, --follow", "keep polling for new lines every 2s until Ctrl-C")
     .option("--timestamps [bool]", "show each line's time (--timestamps=false hides it)")
     .option("--prefix", "start each line with its source/Pod/container (default with --source all)")

@@ -3,8 +3,10 @@
  * the success envelope unwrapped, and every failure turned into one `ApiError` carrying the
  * contract code, the request ID and `Retry-After`. Response text is never interpreted as markup.
  */
+
 import type { z } from "zod";
 import type { logQuerySchema } from "../lib/api/schemas.ts";
+import { parseRetryAfter as parseContractRetryAfter } from "../lib/api/values.ts";
 import type { Deployment, DeploymentPath, LogPage, Runtime, SourceId } from "./types.ts";
 
 export class ApiError extends Error {
@@ -68,8 +70,9 @@ export function logQuery(sel: LogSelection, cursor: string | null): URLSearchPar
 
 /** `Retry-After` as whole seconds ≥ 1, or null when absent or unparsable. */
 export function parseRetryAfter(value: string | null): number | null {
-  if (value === null || !/^\s*\d{1,6}\s*$/.test(value)) return null;
-  return Math.max(1, Number(value));
+  // Delta-seconds only: an HTTP date would be read against this browser's clock, not the server's.
+  const seconds = parseContractRetryAfter(value);
+  return seconds === undefined ? null : Math.max(1, seconds);
 }
 
 /** The filename of `content-disposition: attachment; filename="…"`, reduced to safe characters. */

@@ -3,7 +3,9 @@
  * container, previous instance), so a view can be shared and reloaded. Values are checked against
  * the contract's patterns before use; anything malformed is dropped, never sent.
  */
+
 import { DNS_LABEL, ID_PATTERN, isDnsSubdomain } from "../lib/api/ids.ts";
+import { SOURCE_IDS } from "../lib/api/values.ts";
 import type { SourceId } from "./types.ts";
 
 export interface ViewState {
@@ -15,8 +17,6 @@ export interface ViewState {
   container?: string;
   previous?: boolean;
 }
-
-const SOURCES: readonly SourceId[] = ["gateway", "agent", "sandbox"];
 
 /** URL parameter → state key; the order is the order they are written in. */
 const KEYS = [
@@ -43,7 +43,7 @@ export function readViewState(search: string): ViewState {
   const deployment = get("deployment", (v) => ID_PATTERN.test(v));
   if (deployment === undefined) return state;
   state.deploymentId = deployment;
-  const source = get("source", (v) => (SOURCES as readonly string[]).includes(v)) as SourceId | undefined;
+  const source = get("source", (v) => (SOURCE_IDS as readonly string[]).includes(v)) as SourceId | undefined;
   if (source === undefined) return state;
   state.source = source;
   if (source === "sandbox") return state;

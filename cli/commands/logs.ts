@@ -2,6 +2,7 @@
  * `occ agent logs`: one page, a follow (polling with the cursor), a download, or — with
  * `--source all` — every available source and Pod of the deployment merged by time.
  */
+import { SOURCE_IDS } from "../../lib/api/values.ts";
 import type { MinLevel, Source } from "../args.ts";
 import { type Ctx, deploymentSegments } from "../context.ts";
 import { type ExitCode, TransportError } from "../errors.ts";
@@ -50,7 +51,7 @@ export function firstQuery(o: LogsOptions, source: Source, pod?: string): Query 
 
 type Obj = Record<string, unknown>;
 const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObject) : []);
-const SOURCE_ORDER: Source[] = ["gateway", "agent", "sandbox"];
+const SOURCE_ORDER: readonly Source[] = SOURCE_IDS;
 
 /** The streams of a merged view, from the runtime description; unavailable sources are announced. */
 function mergedStreams(ctx: Ctx, o: LogsOptions, runtime: unknown, announce: boolean): StreamSpec[] {

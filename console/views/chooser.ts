@@ -5,6 +5,7 @@
  */
 
 import { ID_PATTERN } from "../../lib/api/ids.ts";
+import { SOURCE_IDS } from "../../lib/api/values.ts";
 import type { LogSelection } from "../api.ts";
 import { byId, el } from "../dom.ts";
 import { hourMinuteUtc } from "../format.ts";
@@ -13,7 +14,7 @@ import { count } from "../messages.ts";
 import type { Container, Deployment, Runtime, Source, SourceId } from "../types.ts";
 
 /** Sources to offer when the runtime could not be read (the server still decides). */
-const FALLBACK_SOURCES: Source[] = (["gateway", "agent", "sandbox"] as SourceId[]).map((id) => ({
+const FALLBACK_SOURCES: Source[] = SOURCE_IDS.map((id) => ({
   id,
   kind: id === "sandbox" ? "sandbox" : "container",
   pods: [],

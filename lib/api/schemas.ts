@@ -6,6 +6,7 @@ import { z } from "zod";
 import { isRfc3339Utc } from "../rfc3339.ts";
 import { type ErrorDetail, ServiceError } from "./errors.ts";
 import { DNS_LABEL, DNS_SUBDOMAIN, ID_PATTERN, MAX_DNS_SUBDOMAIN } from "./ids.ts";
+import { MAX_SINCE_SECONDS, MAX_TAIL_LINES, MIN_LEVELS, SOURCE_IDS } from "./values.ts";
 
 const MAX_DETAILS = 32;
 
@@ -27,15 +28,15 @@ const boundedInt = (max: number) =>
     .refine((n) => n <= max);
 
 const logQueryFields = {
-  source: z.enum(["gateway", "agent", "sandbox"]),
+  source: z.enum(SOURCE_IDS),
   pod: z.string().min(1).max(MAX_DNS_SUBDOMAIN).regex(DNS_SUBDOMAIN).optional(),
   /** An init or regular container of the chosen Pod; default the source's main container. */
   container: z.string().min(1).max(63).regex(DNS_LABEL).optional(),
   previous: bool.optional(),
-  tailLines: boundedInt(1000).optional(),
-  sinceSeconds: boundedInt(86400).optional(),
+  tailLines: boundedInt(MAX_TAIL_LINES).optional(),
+  sinceSeconds: boundedInt(MAX_SINCE_SECONDS).optional(),
   sinceTime: z.string().refine(isRfc3339Utc).optional(),
-  minLevel: z.enum(["error", "warn", "info", "debug"]).optional(),
+  minLevel: z.enum(MIN_LEVELS).optional(),
   cursor: z
     .string()
     .min(1)
@@ -55,18 +56,11 @@ export const downloadQuerySchema = z.strictObject({
   download: z.never().optional(),
 });
 
-export interface LogQuery {
-  source: "gateway" | "agent" | "sandbox";
-  pod?: string;
-  container?: string;
-  previous?: boolean;
-  tailLines?: number;
-  sinceSeconds?: number;
-  sinceTime?: string;
-  minLevel?: "error" | "warn" | "info" | "debug";
-  cursor?: string;
-  download: boolean;
-}
+/** Optional fields present only with a value (parseLogQuery copies just the defined ones). */
+type Defined<T> = { [K in keyof T]: Exclude<T[K], undefined> };
+
+/** A parsed log query: the schema's output, with `download` settled by the route. */
+export type LogQuery = Defined<Omit<z.output<typeof logQuerySchema>, "download">> & { download: boolean };
 
 function issuesToDetails(error: z.ZodError, prefix: string, input: Record<string, unknown>): ErrorDetail[] {
   const details: ErrorDetail[] = [];

@@ -5,6 +5,7 @@
  */
 
 import { DNS_LABEL, ID_PATTERN, isDnsSubdomain } from "../api/ids.ts";
+import { MAX_TAIL_LINES, SOURCE_IDS } from "../api/values.ts";
 import type { AdmittingGrant, DenialReason, Route } from "../auth/policy.ts";
 import type { Action, SourceId } from "../domain.ts";
 
@@ -134,7 +135,7 @@ const VIEW_ID = PREFIXED_ID("rlv");
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 const ACTIONS = new Set<string>(["read", "operate", "read_logs", "administer"]);
 const GRANTS = new Set<string>(["read_logs", "administer"]);
-const SOURCES = new Set<string>(["gateway", "agent", "sandbox"]);
+const SOURCES = new Set<string>(SOURCE_IDS);
 const REASONS = new Set<string>(["unknown_agent", "no_grant", "missing_action", "restricted_tier"]);
 const EVENTS = new Set<string>(Object.values(AUDIT_EVENTS));
 const utf8 = new TextEncoder();
@@ -176,7 +177,10 @@ export function validateFields(f: AuditFields): void {
     "previous",
   );
   check(
-    optional(f.tailLines, (v) => typeof v === "number" && Number.isInteger(v) && v >= 1 && v <= 1000),
+    optional(
+      f.tailLines,
+      (v) => typeof v === "number" && Number.isInteger(v) && v >= 1 && v <= MAX_TAIL_LINES,
+    ),
     "tailLines",
   );
   check(optional(f.reasonCode, oneOf(REASONS)), "reasonCode");
