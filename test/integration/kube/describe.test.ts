@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { isServiceError, type ServiceError } from "../../../lib/api/errors.ts";
 import type { RolePlacement } from "../../../lib/domain.ts";
 import type { CallStats } from "../../../lib/kube/types.ts";
+import { failure } from "../../support/failure.ts";
 import { deployment, type Harness, harness, labels, pod, scenario, uid } from "./fixtures.ts";
 
 let h: Harness | undefined;
@@ -12,16 +12,6 @@ afterEach(async () => {
 
 const GW: RolePlacement = { clusterId: "c1", namespace: "tenant-a", plane: "control" };
 const AG: RolePlacement = { clusterId: "c1", namespace: "tenant-a", plane: "execution" };
-
-async function failure(p: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await p;
-  } catch (e) {
-    if (isServiceError(e)) return e;
-    throw e;
-  }
-  throw new Error("expected a ServiceError");
-}
 
 const ev = (n: number, podUid: string, extra: Record<string, unknown> = {}) => ({
   name: `e-${String(n).padStart(4, "0")}`,

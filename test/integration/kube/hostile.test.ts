@@ -3,17 +3,18 @@
  * the real client and a real kubeconfig. Every case must end in RUNTIME_LOGS_UNAVAILABLE with
  * nothing normalized and nothing leaked, or in a bounded, redacted result.
  */
+
 import { mkdtempSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { isServiceError, type ServiceError } from "../../../lib/api/errors.ts";
 import type { RolePlacement } from "../../../lib/domain.ts";
 import { createKubeDriver } from "../../../lib/kube/driver.ts";
 import { createKubeconfigStore } from "../../../lib/kube/kubeconfig-store.ts";
 import type { CallStats } from "../../../lib/kube/types.ts";
+import { failure } from "../../support/failure.ts";
 import { deployment, labels, uid } from "./fixtures.ts";
 
 type Handler = (url: URL, res: http.ServerResponse) => void;
@@ -153,16 +154,6 @@ const call = (stats?: CallStats) => ({
   deadline: Date.now() + 10_000,
   ...(stats ? { stats } : {}),
 });
-
-async function failure(p: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await p;
-  } catch (e) {
-    if (isServiceError(e)) return e;
-    throw e;
-  }
-  throw new Error("expected a ServiceError");
-}
 
 const describeIt = () => driver.describeRuntime(D, { events: true, ...call() });
 

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { isServiceError, type ServiceError } from "../../../lib/api/errors.ts";
 import type { RolePlacement } from "../../../lib/domain.ts";
 import type { ReadLogOptions } from "../../../lib/kube/driver.ts";
 import { isPodGone } from "../../../lib/kube/errors.ts";
 import type { CallStats } from "../../../lib/kube/types.ts";
+import { failure } from "../../support/failure.ts";
 import { deployment, type Harness, harness, pod, scenario, uid } from "./fixtures.ts";
 
 let h: Harness | undefined;
@@ -37,16 +37,6 @@ const read = (over: Partial<ReadLogOptions> = {}): Omit<ReadLogOptions, "signal"
   previous: false,
   ...over,
 });
-
-async function failure(p: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await p;
-  } catch (e) {
-    if (isServiceError(e)) return e;
-    throw e;
-  }
-  throw new Error("expected a ServiceError");
-}
 
 describe("readLog", () => {
   it("reads the current log with timestamps, tailLines and sinceTime, and re-reads the Pod", async () => {

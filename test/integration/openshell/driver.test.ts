@@ -2,21 +2,12 @@
  * The Connect client against the grpc-js simulator, over real TLS: mTLS, bearer token and
  * loopback plaintext; ring semantics through the wire; every gRPC code mapped to its contract code.
  */
+
 import { writeFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isServiceError, type ServiceError } from "../../../lib/api/errors.ts";
 import { GRPC_CODES } from "../../../lib/openshell/errors.ts";
+import { failure } from "../../support/failure.ts";
 import { NOW, type ShellHarness, shellHarness } from "./fixtures.ts";
-
-async function failure(p: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await p;
-  } catch (e) {
-    if (isServiceError(e)) return e;
-    throw e;
-  }
-  throw new Error("expected a ServiceError");
-}
 
 const lines = [
   [
