@@ -113,7 +113,7 @@ describe("parseScenario defaults", () => {
       actions: ["read", "read_logs"],
     });
     expect(isParsedScenario(s)).toBe(true);
-    expect(isParsedScenario(JSON.parse(JSON.stringify(s)))).toBe(true);
+    expect(isParsedScenario(JSON.parse(JSON.stringify(s)))).toBe(false);
     expect(isParsedScenario(minimal())).toBe(false);
   });
 
