@@ -15,6 +15,7 @@ import {
   type Role,
   type RolePlacement,
 } from "../domain.ts";
+import { checkClusterAccess } from "./access.ts";
 import { ClusterSession, MAX_JSON_BYTES, statusMessage } from "./cluster-session.ts";
 import {
   CONTAINER_RETENTION,
@@ -24,7 +25,6 @@ import {
   type KeyedEvent,
   labelSelector,
   labelsFor,
-  mergeEvents,
   type PodSelector,
   SANDBOX_RETENTION,
   toObservation,
@@ -35,10 +35,10 @@ import {
   validatePods,
 } from "./describe.ts";
 import { ClusterHttpError, PodGoneError } from "./errors.ts";
+import { listPodEvents } from "./events.ts";
 import type { KubeconfigStore } from "./kubeconfig-store.ts";
 import { buildLogQuery, classifyLogResponse, type LogQuery } from "./log-read.ts";
 import type {
-  AccessCheck,
   AccessReport,
   CallOptions,
   PodObservation,
@@ -55,13 +55,9 @@ import {
   isUid,
   LIMITS,
   parseOrThrow,
-  type RawEvent,
   type RawPod,
-  rawAccessReview,
-  rawEventList,
   rawPod,
   rawPodList,
-  rawVersion,
 } from "./validate.ts";
 
 export const CALL_TIMEOUT_MS = 5_000;
@@ -243,49 +239,6 @@ export class ClientNodeKubeDriver implements KubeDriver {
     }
   }
 
-  /** Events of one Pod: pages of 100 followed within one call budget, newest 100 kept. */
-  async #listEvents(session: ClusterSession, namespace: string, pod: RawPod): Promise<KeyedEvent[]> {
-    const started = this.#now();
-    const budgetEnd = started + this.#callTimeoutMs;
-    let kept: KeyedEvent[] = [];
-    let token: string | undefined;
-    const seen = new Set<string>();
-    for (let page = 0; ; page++) {
-      if (page >= LIMITS.eventPagesMax) {
-        throw session.fail(new InvalidClusterData("event list does not end"), "list events");
-      }
-      const left = budgetEnd - this.#now();
-      const body = await session.json(
-        "list events",
-        (o) =>
-          session.core.listNamespacedEvent(
-            {
-              namespace,
-              fieldSelector: `involvedObject.uid=${pod.metadata.uid}`,
-              limit: LIMITS.eventsPageLimit,
-              ...(token !== undefined ? { _continue: token } : {}),
-            },
-            o,
-          ),
-        Math.max(0, left),
-      );
-      let items: RawEvent[];
-      try {
-        const list = parseOrThrow(rawEventList, body, "event list");
-        items = list.items;
-        token = list.metadata?.continue || undefined;
-        if (token !== undefined) {
-          if (seen.has(token)) throw new InvalidClusterData("event list repeats a continue token");
-          seen.add(token);
-        }
-      } catch (e) {
-        throw session.fail(e, "list events");
-      }
-      kept = mergeEvents(kept, items, pod.metadata.uid, Boolean(pod.spec.nodeName));
-      if (token === undefined) return kept;
-    }
-  }
-
   async #describeRole(
     deployment: DeploymentRecord,
     role: Role,
@@ -298,7 +251,7 @@ export class ClientNodeKubeDriver implements KubeDriver {
     const events = new Map<string, KeyedEvent[]>();
     if (options.events) {
       const lists = await mapLimited(pods, this.#eventConcurrency, (p) =>
-        this.#listEvents(session, placement.namespace, p),
+        listPodEvents(session, placement.namespace, p, { now: this.#now, budgetMs: this.#callTimeoutMs }),
       );
       for (const [i, p] of pods.entries()) events.set(p.metadata.uid, lists[i] ?? []);
     }
@@ -475,58 +428,7 @@ export class ClientNodeKubeDriver implements KubeDriver {
   async checkAccess(clusterId: string, namespace: string, options: CallOptions): Promise<AccessReport> {
     if (!isDnsLabel(namespace))
       throw new ServiceError("RUNTIME_LOGS_UNAVAILABLE", { internal: "bad namespace" });
-    const session = await this.#session(clusterId, options);
-    const started = this.#now();
-    let version: AccessReport["version"];
-    try {
-      parseOrThrow(
-        rawVersion,
-        await session.json("get version", (o) => session.version.getCode({}, o)),
-        "version",
-      );
-      version = { ok: true, latencyMs: this.#now() - started };
-    } catch (e) {
-      const err = e instanceof ServiceError ? e : session.fail(e, "get version");
-      version = { ok: false, latencyMs: this.#now() - started, errorCode: err.code };
-    }
-    const wanted: Array<Pick<AccessCheck, "verb" | "resource">> = [
-      { verb: "list", resource: "pods" },
-      { verb: "get", resource: "pods/log" },
-      { verb: "list", resource: "events" },
-    ];
-    const checks = await Promise.all(
-      wanted.map(async ({ verb, resource }): Promise<AccessCheck> => {
-        const [res, subresource] = resource.split("/") as [string, string | undefined];
-        try {
-          const body = await session.json("create selfsubjectaccessreview", (o) =>
-            session.authz.createSelfSubjectAccessReview(
-              {
-                body: {
-                  apiVersion: "authorization.k8s.io/v1",
-                  kind: "SelfSubjectAccessReview",
-                  spec: {
-                    resourceAttributes: {
-                      namespace,
-                      verb,
-                      group: "",
-                      resource: res,
-                      ...(subresource ? { subresource } : {}),
-                    },
-                  },
-                },
-              },
-              o,
-            ),
-          );
-          const review = parseOrThrow(rawAccessReview, body, "access review");
-          return { verb, resource, allowed: review.status.allowed && review.status.denied !== true };
-        } catch (e) {
-          const err = e instanceof ServiceError ? e : session.fail(e, "access review");
-          return { verb, resource, allowed: null, errorCode: err.code };
-        }
-      }),
-    );
-    return { clusterId, namespace, version, checks };
+    return checkClusterAccess(await this.#session(clusterId, options), clusterId, namespace, this.#now);
   }
 }
 
