@@ -21,7 +21,7 @@ import { providerTokens } from "./rules/provider-tokens.ts";
 import { query } from "./rules/query.ts";
 import { userinfo } from "./rules/userinfo.ts";
 import { currentLedger, startLedger } from "./scan.ts";
-import { neutralizeInvisible, type Shadow, shadowOf } from "./shadow.ts";
+import { isPlain, neutralizeInvisible, type Shadow, shadowOf } from "./shadow.ts";
 import { compileTriggers } from "./triggers.ts";
 
 export type { EventTextHints } from "./event-text.ts";
@@ -97,8 +97,10 @@ export function redact(text: string, options: RedactOptions = {}): string {
     const known = REMEMBERED.get(text);
     if (known !== undefined) return known;
   }
-  const original = neutralizePrivateUse(text);
-  const shadow = shadowOf(original);
+  // Printable ASCII holds no private-use character and is its own shadow.
+  const plain = isPlain(text);
+  const original = plain ? text : neutralizePrivateUse(text);
+  const shadow: Shadow = plain ? { text, start: null, end: null, invisible: false } : shadowOf(original);
   // Protecting, pseudonymizing and masking only put placeholders in, which complete no trigger
   // word: the triggers of the shadow hold for every later step.
   const f = TRIGGERS.of(shadow.text);

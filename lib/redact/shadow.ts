@@ -45,9 +45,12 @@ function fold(ch: string): string {
   return f;
 }
 
+/** Whether `s` is printable ASCII (and tabs): its own shadow, with no character to neutralize. */
+export const isPlain = (s: string): boolean => !NOT_PLAIN.test(s);
+
 /** The shadow of `s`. Printable ASCII, and text that is already NFKC without invisibles, is its own shadow. */
 export function shadowOf(s: string): Shadow {
-  if (!NOT_PLAIN.test(s)) return { text: s, start: null, end: null, invisible: false };
+  if (isPlain(s)) return { text: s, start: null, end: null, invisible: false };
   const invisible = INVISIBLE.test(s);
   if (!invisible && allStable(s)) return { text: s, start: null, end: null, invisible };
   // Worst case a character folds to a few more (ligatures, squared words): grow on demand.

@@ -242,49 +242,54 @@ function providerIn(s: string, i: number, id: number): Provider | undefined {
 }
 
 /**
- * Calls `found(i, provider)` for each position whose pair starts a prefix, left to right, and
- * resumes where `found` says. One table load per character: a non-ASCII character aliases to an
- * ASCII pair only to be refused by the exact comparison.
+ * The first provider token at or after `from`: its `[start, end)` in `out` (and its provider as
+ * the return value), or undefined. One table load per character: a non-ASCII character aliases to
+ * an ASCII pair only to be refused by the exact comparison.
  */
-function scanPrefixes(s: string, found: (i: number, p: Provider) => number): void {
+function nextToken(s: string, from: number, out: number[]): Provider | undefined {
   const n = s.length;
-  let c = s.charCodeAt(0);
-  for (let i = 0; i + 1 < n; i++) {
+  let c = s.charCodeAt(from);
+  for (let i = from; i + 1 < n; i++) {
     const d = s.charCodeAt(i + 1);
     const id = BY_PAIR[((c & 127) << 7) | (d & 127)]!;
     c = d;
     if (id === 0) continue;
     const p = providerIn(s, i, id);
     if (p === undefined) continue;
-    const next = found(i, p);
-    if (next > i + 1) {
-      i = next - 1;
-      c = s.charCodeAt(next);
-    }
+    const bodyStart = i + p.prefix.length;
+    const end = bodyEnd(s, bodyStart, p.body);
+    if (end - bodyStart < p.min) continue;
+    out[0] = i;
+    out[1] = end;
+    return p;
   }
+  return undefined;
 }
 
 /** Whether a provider prefix occurs anywhere in `s` (a key id must not pose as a token). */
 export function holdsProviderPrefix(s: string): boolean {
-  let any = false;
-  scanPrefixes(s, () => {
-    any = true;
-    return s.length;
-  });
-  return any;
+  const n = s.length;
+  for (let i = 0; i + 1 < n; i++) {
+    const c = s.charCodeAt(i);
+    const d = s.charCodeAt(i + 1);
+    const id = BY_PAIR[((c & 127) << 7) | (d & 127)]!;
+    if (id !== 0 && providerIn(s, i, id) !== undefined) return true;
+  }
+  return false;
 }
 
+const found = [0, 0];
+
 function providerRule(s: string): string {
+  let p = nextToken(s, 0, found);
+  if (p === undefined) return s;
   const spans: number[] = [];
   const reps: string[] = [];
-  scanPrefixes(s, (i, p) => {
-    const bodyStart = i + p.prefix.length;
-    const r = bodyEnd(s, bodyStart, p.body);
-    if (r - bodyStart < p.min) return i + 1;
-    spans.push(i, r);
+  while (p !== undefined) {
+    spans.push(found[0]!, found[1]!);
     reps.push(M[p.kind ?? "token"]);
-    return r;
-  });
+    p = nextToken(s, found[1]!, found);
+  }
   return splice(s, spans, reps);
 }
 
