@@ -82,3 +82,18 @@ export const SECRET_ACCESS: Record<FunctionName, readonly SecretKey[]> = {
   // Checks every cluster and every sandbox gateway.
   "health-probe": [...KEYS, "kubeconfigs", "openshell"],
 };
+
+/** Table actions that write, so need the data key for encryption as well as decryption. */
+const TABLE_WRITES = new Set(["dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:BatchWriteItem"]);
+
+/**
+ * The KMS actions a function needs on the customer-managed key (`cmk`): decrypt to read a table or a
+ * secret, encrypt and generate data keys to write a table; none for a function that touches neither.
+ */
+export function kmsActionsOf(name: FunctionName): string[] {
+  const tables = Object.values(TABLE_ACCESS[name]);
+  const reads = tables.length > 0 || SECRET_ACCESS[name].length > 0;
+  const writes = tables.some((t) => t.actions.some((a) => TABLE_WRITES.has(a)));
+  if (!reads && !writes) return [];
+  return ["kms:Decrypt", "kms:DescribeKey", ...(writes ? ["kms:Encrypt", "kms:GenerateDataKey"] : [])];
+}

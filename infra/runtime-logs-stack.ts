@@ -13,6 +13,7 @@ import { OPENSHELL_SECRET_PREFIX } from "../lib/openshell/connection.ts";
 import { AUDIT_TABLE, REGISTRY_TABLE, STATE_TABLE, type TableDefinition } from "../lib/state/tables.ts";
 import {
   AUDIT_DELETE_ACTIONS,
+  kmsActionsOf,
   SECRET_ACCESS,
   type SecretKey,
   TABLE_ACCESS,
@@ -25,6 +26,7 @@ import { RuntimeLogsApi } from "./constructs/http-api.ts";
 import { KUBECONFIG_SECRET_PREFIX, ServiceKeys } from "./constructs/keys.ts";
 import { ServiceNetwork } from "./constructs/network.ts";
 import {
+  grantKeyUse,
   grantSecretRead,
   grantTable,
   ServiceFunction,
@@ -60,8 +62,8 @@ export class RuntimeLogsStack extends Stack {
       ...props,
     });
     const { settings } = props;
-    this.tables = new ServiceTables(this, "Tables");
-    this.keys = new ServiceKeys(this, "Keys");
+    this.keys = new ServiceKeys(this, "Keys", { cmk: settings.cmk });
+    this.tables = new ServiceTables(this, "Tables", { key: this.keys.encryptionKey });
     this.network = settings.vpc ? new ServiceNetwork(this, "Network", settings.vpc) : undefined;
 
     const environment = functionEnvironment({
@@ -110,11 +112,16 @@ export class RuntimeLogsStack extends Stack {
         grantTable(fn.role, { tableArn: tableArns[table], ...access });
       }
       const secrets = SECRET_ACCESS[spec.name];
-      if (secrets.length > 0)
+      if (secrets.length > 0) {
         grantSecretRead(
           fn.role,
           secrets.map((key) => secretArns[key]),
         );
+      }
+      const kms = kmsActionsOf(spec.name);
+      if (this.keys.encryptionKey && kms.length > 0) {
+        grantKeyUse(fn.role, this.keys.encryptionKey.keyArn, kms, ["dynamodb", "secretsmanager"]);
+      }
       // Append-only audit where it lands too: no function role may delete an audit item, whatever
       // else a later grant adds (an explicit Deny wins over every Allow).
       fn.role.addToPolicy(

@@ -39,6 +39,8 @@ export interface StackSettings {
   limits: LimitSettings;
   /** An existing SNS topic the alarms notify (synth warns loudly without one). */
   alarmTopicArn: string | undefined;
+  /** A customer-managed KMS key for tables, secrets and the audit archive (context `cmk`, default on). */
+  cmk: boolean;
   /** Per-function overrides of the reserved concurrency of infra/functions.ts. */
   reservedConcurrency: Partial<Record<string, number>>;
 }
@@ -57,6 +59,7 @@ export const CONTEXT = {
   limits: "limits",
   alarmTopicArn: "alarmTopicArn",
   reservedConcurrency: "reservedConcurrency",
+  cmk: "cmk",
 } as const;
 
 export class SettingsError extends Error {
@@ -236,5 +239,6 @@ export function settingsFrom(get: Lookup): StackSettings {
     limits: readLimits(get),
     alarmTopicArn,
     reservedConcurrency: readReservedConcurrency(get),
+    cmk: readBoolean(get, CONTEXT.cmk, true),
   };
 }

@@ -131,3 +131,27 @@ export function secretPrefixArn(scope: Construct, prefix: string): string {
     arnFormat: ArnFormat.COLON_RESOURCE_NAME,
   });
 }
+
+/**
+ * Grants `actions` on the customer-managed key, only when AWS calls it on the role's behalf through
+ * one of `services` (e.g. DynamoDB reading an item): the role cannot use the key directly.
+ */
+export function grantKeyUse(
+  role: Role,
+  keyArn: string,
+  actions: readonly string[],
+  services: readonly string[],
+): void {
+  const stack = Stack.of(role);
+  role.addToPolicy(
+    new PolicyStatement({
+      actions: [...actions],
+      resources: [keyArn],
+      conditions: {
+        StringEquals: {
+          "kms:ViaService": services.map((service) => `${service}.${stack.region}.${stack.urlSuffix}`),
+        },
+      },
+    }),
+  );
+}

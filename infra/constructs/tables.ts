@@ -1,6 +1,13 @@
 /** The three DynamoDB tables, built from the shared definitions in lib/state/tables.ts. */
 import { RemovalPolicy } from "aws-cdk-lib";
-import { type Attribute, AttributeType, Billing, TableV2 } from "aws-cdk-lib/aws-dynamodb";
+import {
+  type Attribute,
+  AttributeType,
+  Billing,
+  type CfnGlobalTable,
+  TableV2,
+} from "aws-cdk-lib/aws-dynamodb";
+import type { IKey } from "aws-cdk-lib/aws-kms";
 import { Construct } from "constructs";
 import {
   AUDIT_TABLE,
@@ -17,8 +24,12 @@ const attribute = (key: { name: string; type: KeyType }): Attribute => ({
 });
 
 /** One `TableV2` (on-demand) exactly as `def` describes it; nothing about keys is restated here. */
-export function tableFromDefinition(scope: Construct, def: TableDefinition): TableV2 {
-  return new TableV2(scope, def.id, {
+export function tableFromDefinition(
+  scope: Construct,
+  def: TableDefinition,
+  options: TableOptions = {},
+): TableV2 {
+  const table = new TableV2(scope, def.id, {
     partitionKey: attribute(def.partitionKey),
     ...(def.sortKey ? { sortKey: attribute(def.sortKey) } : {}),
     billing: Billing.onDemand(),
@@ -32,6 +43,19 @@ export function tableFromDefinition(scope: Construct, def: TableDefinition): Tab
     deletionProtection: def.deletionProtection,
     removalPolicy: def.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
   });
+  if (options.key) {
+    // TableV2's own customer-managed-key option needs a stack bound to a region; this stack stays
+    // environment-agnostic, so the one replica (the stack's region) names the key directly.
+    const cfn = table.node.defaultChild as CfnGlobalTable;
+    cfn.addPropertyOverride("SSESpecification", { SSEEnabled: true, SSEType: "KMS" });
+    cfn.addPropertyOverride("Replicas.0.SSESpecification", { KMSMasterKeyId: options.key.keyArn });
+  }
+  return table;
+}
+
+/** What the stack adds to a definition: the customer-managed key (`cmk`). */
+export interface TableOptions {
+  key?: IKey | undefined;
 }
 
 export class ServiceTables extends Construct {
@@ -39,11 +63,11 @@ export class ServiceTables extends Construct {
   readonly state: TableV2;
   readonly audit: TableV2;
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, props: { key: IKey | undefined }) {
     super(scope, id);
-    this.registry = tableFromDefinition(this, REGISTRY_TABLE);
-    this.state = tableFromDefinition(this, STATE_TABLE);
-    this.audit = tableFromDefinition(this, AUDIT_TABLE);
+    this.registry = tableFromDefinition(this, REGISTRY_TABLE, { key: props.key });
+    this.state = tableFromDefinition(this, STATE_TABLE, { key: props.key });
+    this.audit = tableFromDefinition(this, AUDIT_TABLE, { key: props.key });
   }
 
   get names(): TableNames {
