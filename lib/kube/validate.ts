@@ -4,7 +4,9 @@
  * the rules makes the whole read unavailable rather than being repaired or normalized.
  * Only the fields the driver reads are declared; unknown fields are ignored (real objects carry many).
  */
+
 import { z } from "zod";
+import { DNS_LABEL, isDnsSubdomain } from "../api/ids.ts";
 import { isRfc3339Utc } from "./time.ts";
 
 export const LIMITS = {
@@ -28,22 +30,9 @@ export const LIMITS = {
   continueTokenChars: 4096,
 } as const;
 
-/** DNS-1123 label: lowercase alphanumerics and `-`, ≤ 63, alphanumeric at both ends. */
-export function isDnsLabel(value: string): boolean {
-  if (value.length === 0 || value.length > 63) return false;
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    const alnum = (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
-    if (!alnum && !(c === 45 && i > 0 && i < value.length - 1)) return false;
-  }
-  return true;
-}
-
-/** DNS-1123 subdomain: dot-separated labels, ≤ 253 in all. */
-export function isDnsSubdomain(value: string): boolean {
-  if (value.length === 0 || value.length > 253) return false;
-  return value.split(".").every(isDnsLabel);
-}
+/** DNS-1123 label and subdomain, as the contract defines them (lib/api/ids.ts). */
+export const isDnsLabel = (value: string): boolean => DNS_LABEL.test(value);
+export { isDnsSubdomain };
 
 const UID = /^[A-Za-z0-9-]{1,64}$/;
 export const isUid = (value: string): boolean => UID.test(value);

@@ -6,7 +6,7 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { ServiceError } from "../api/errors.ts";
-import { DNS_LABEL } from "../api/ids.ts";
+import { DNS_LABEL, isDnsSubdomain } from "../api/ids.ts";
 import { parseUtcTime } from "./time.ts";
 import type { CursorBinding, CursorKeys, CursorState, SecretKey } from "./types.ts";
 
@@ -24,7 +24,6 @@ const LINE_DOMAIN = "runtime-logs-line\0";
 const B64URL = /^[A-Za-z0-9_-]+$/;
 const HASH = /^[A-Za-z0-9_-]{16}$/;
 const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
-const POD = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
 const UID = /^[A-Za-z0-9-]{1,64}$/;
 
 export type VerifiedCursor =
@@ -142,7 +141,7 @@ function validate(o: Record<string, unknown>, keyId: string): CursorState {
   const { v, k, i, p, u, ct, r, pv, tl, t, n, c, h, po, pf, f, a, w } = o;
   if (v !== 1 || k !== keyId) throw invalid("cursor version or key id");
   if (!isCount(i, 8.64e15) || i < 1) throw invalid("cursor issuedAt");
-  if (typeof p !== "string" || p.length > 253 || !POD.test(p)) throw invalid("cursor pod");
+  if (typeof p !== "string" || !isDnsSubdomain(p)) throw invalid("cursor pod");
   if (typeof u !== "string" || !UID.test(u)) throw invalid("cursor uid");
   if (typeof ct !== "string" || !DNS_LABEL.test(ct)) throw invalid("cursor container");
   if (!isCount(r, 2 ** 31 - 1)) throw invalid("cursor restartCount");
