@@ -12,7 +12,7 @@ const HAS_NON_TAB_CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/;
  */
 export function stripControls(s: string): string {
   if (!HAS_CONTROL.test(s)) return s;
-  if (!HAS_NON_TAB_CONTROL.test(s)) return s.replaceAll("\t", " ");
+  if (!HAS_NON_TAB_CONTROL.test(s)) return tabsToSpaces(s);
   // Pieces joined once: appending thousands of one-character pieces to a string is slow in V8.
   const out: string[] = [];
   let from = 0;
@@ -37,6 +37,20 @@ export function stripControls(s: string): string {
   }
   if (from < n) out.push(s.slice(from));
   return out.join("");
+}
+
+const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;
+
+/**
+ * `s` with every tab a space. A string of Latin-1 characters goes through a byte buffer (one pass,
+ * no matter how many tabs: a line of 32 Ki tabs costs what its copy does); others use the native
+ * replace.
+ */
+function tabsToSpaces(s: string): string {
+  if (s.length < 256 || BEYOND_LATIN1.test(s)) return s.replaceAll("\t", " ");
+  const bytes = Buffer.from(s, "latin1");
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] === 9) bytes[i] = 32;
+  return bytes.toString("latin1");
 }
 
 /** Index just past the escape sequence starting at `i` (ESC or C1 CSI). */

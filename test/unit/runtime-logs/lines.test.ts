@@ -232,6 +232,17 @@ describe("classification", () => {
     expect(one("\u001b[33mWARN\u001b[0m careful")).toMatchObject({ level: "warn", message: "WARN careful" });
   });
 
+  it("turns tabs into spaces in short, long Latin-1 and long wider text alike", () => {
+    for (const text of [
+      "a\tb",
+      `caf\u00e9\t${"x\t".repeat(300)}\u00ff`,
+      `\u{1F680}\t${"\u6e21\t".repeat(300)}`,
+    ]) {
+      expect(stripControls(text)).toBe(text.split("\t").join(" "));
+    }
+    expect(stripControls(`${"\t".repeat(40_000)}\u0007`)).toBe(" ".repeat(40_000));
+  });
+
   it("replaces sender_id and session_key values by keyed pseudonyms", () => {
     const line =
       "gateway restart-dispatch source=cli sender_id=4711 session_key=agent:main:telegram:dm:4711 x=1";
