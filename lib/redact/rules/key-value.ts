@@ -10,6 +10,8 @@ import type { Rule } from "../rule.ts";
 import { isKeyChar, isOneMark, splice } from "../scan.ts";
 
 const MAX_KEY = 128;
+/** A run of key characters (`isKeyChar`), matched natively from `lastIndex`. */
+const KEY_RUN = /[A-Za-z0-9_.-]*/y;
 
 /** Where a secret-ish key may be; each hit is widened to its whole key and then judged. */
 const CANDIDATES = /pass|pwd|token|secret|key|auth|cookie|credential|signature|account|identified/gi;
@@ -111,20 +113,23 @@ function paramEnd(s: string, start: number, end: number): number {
 function keyValueRule(s: string): string {
   const spans: number[] = [];
   const reps: string[] = [];
-  const n = s.length;
   let floor = 0;
   CANDIDATES.lastIndex = 0;
   for (let m = CANDIDATES.exec(s); m !== null; m = CANDIDATES.exec(s)) {
+    // The key around the candidate: looking back further than MAX_KEY only proves it too long.
     let ks = m.index;
-    while (ks > floor && isKeyChar(s.charCodeAt(ks - 1))) ks--;
-    let ke = CANDIDATES.lastIndex;
-    while (ke < n && isKeyChar(s.charCodeAt(ke))) ke++;
+    const limit = Math.max(floor, ks - MAX_KEY - 1);
+    while (ks > limit && isKeyChar(s.charCodeAt(ks - 1))) ks--;
+    const longer = ks === limit && ks > floor && isKeyChar(s.charCodeAt(ks - 1));
+    KEY_RUN.lastIndex = CANDIDATES.lastIndex;
+    KEY_RUN.test(s);
+    let ke = KEY_RUN.lastIndex;
     // `password->v`: the arrow's `-` is not part of the key.
     if (s.charCodeAt(ke) === 62 && s.charCodeAt(ke - 1) === 45) ke--;
     CANDIDATES.lastIndex = ke;
     floor = ke;
     // No program names a key with hundreds of characters: a long run is a token, not a key.
-    if (ke - ks > MAX_KEY) continue;
+    if (longer || ke - ks > MAX_KEY) continue;
     let value = null;
     if (m[0].length === 10 && m[0].toLowerCase() === "identified") {
       // SQL: `IDENTIFIED BY 'v'` (also `IDENTIFIED WITH plugin BY 'v'` stays out of scope).
