@@ -12,28 +12,15 @@ import { join, resolve } from "node:path";
 import { isParsedScenario, parseScenario, type Scenario } from "../scenario/schema.ts";
 import { formatKubeletTime } from "../scenario/time.ts";
 import { handleAdmin } from "./admin.ts";
+import type { AddEventInput, AppendInput, FaultInput, ReplacePodInput, RestartInput } from "./admin-input.ts";
 import { kubeconfigYaml } from "./kubeconfig.ts";
 import { SimServer, type SimStats } from "./server.ts";
-import {
-  type AddEventInput,
-  type AppendInput,
-  type FaultInput,
-  type FaultState,
-  type ReplacePodInput,
-  type RestartInput,
-  World,
-} from "./world.ts";
+import { type FaultState, World } from "./world.ts";
 
+export type { AddEventInput, AppendInput, FaultInput, ReplacePodInput, RestartInput } from "./admin-input.ts";
 export type { ApiRequest, ApiResponse, RequestKind } from "./cluster-api.ts";
 export type { KindCounts, SimStats } from "./server.ts";
-export type {
-  AddEventInput,
-  AppendInput,
-  FaultInput,
-  FaultState,
-  ReplacePodInput,
-  RestartInput,
-} from "./world.ts";
+export type { FaultState } from "./world.ts";
 export { SimError } from "./world.ts";
 
 export interface StartKubeSimOptions {

@@ -3,7 +3,6 @@
  * log), Events, and the admin operations that change them (docs/kube.md § Admin API). No HTTP here.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { z } from "zod";
 import {
   type ClusterFaults,
   type ContainerState,
@@ -21,6 +20,14 @@ import {
   type ScenarioPod,
 } from "../scenario/schema.ts";
 import { formatKubeletTime, msToNs, parseRfc3339 } from "../scenario/time.ts";
+import {
+  appendInput,
+  eventInput,
+  faultInput,
+  parseAdmin,
+  replaceInput,
+  restartInput,
+} from "./admin-input.ts";
 import { createClock, type SimClock } from "./clock.ts";
 
 /** An admin or lookup failure with the HTTP status the admin API answers. */
@@ -497,68 +504,4 @@ function refreshReadiness(pod: SimPod, at: KubeTime): void {
 export function uuidFrom(seed: string): string {
   const h = createHash("sha256").update(seed).digest("hex");
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
-
-const ref = { cluster: z.string().min(1), namespace: z.string().min(1), pod: z.string().min(1) };
-const appendInput = z.strictObject({
-  ...ref,
-  container: z.string().min(1),
-  lines: z.array(z.tuple([z.string(), z.string()])),
-});
-const restartInput = z.strictObject({
-  ...ref,
-  container: z.string().min(1),
-  exitCode: z.number().int(),
-  reason: z.string().min(1),
-  signal: z.number().int().optional(),
-});
-const replaceInput = z.strictObject({
-  ...ref,
-  newName: z.string().min(1).max(253).optional(),
-  newUid: z.string().min(1).max(128),
-});
-const eventInput = z.strictObject({
-  cluster: z.string().min(1),
-  namespace: z.string().min(1),
-  event: z.unknown(),
-});
-const faultInput = z.strictObject({
-  cluster: z.string().min(1),
-  latencyMs: z.number().int().min(0).max(600_000).optional(),
-  failRate: z.number().min(0).max(1).optional(),
-  status: z.number().int().min(400).max(599).nullable().optional(),
-  unreachable: z.boolean().optional(),
-  seed: z.number().int().optional(),
-  rawLog: z
-    .strictObject({
-      namespace: z.string().min(1),
-      pod: z.string().min(1),
-      container: z.string().min(1),
-      body: z.string(),
-      repeat: z
-        .number()
-        .int()
-        .min(1)
-        .max(16 * 1024 * 1024)
-        .optional(),
-    })
-    .nullable()
-    .optional(),
-});
-
-export type AppendInput = z.input<typeof appendInput>;
-export type RestartInput = z.input<typeof restartInput>;
-export type ReplacePodInput = z.input<typeof replaceInput>;
-export type AddEventInput = { cluster: string; namespace: string; event: unknown };
-export type FaultInput = z.input<typeof faultInput>;
-
-function parseAdmin<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
-  const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  const issues = result.error.issues.flatMap((i) =>
-    i.code === "unrecognized_keys"
-      ? i.keys.map((k) => ({ path: [...i.path, k].join("."), message: "unknown field" }))
-      : [{ path: i.path.join(".") || "(root)", message: i.message }],
-  );
-  throw new ScenarioError(issues);
 }
