@@ -5,8 +5,9 @@
  *    word starting with that pair, and tracks runs of the base64 and base64url alphabets;
  * 2. each group the pass flagged is confirmed by a native regex test of its words (a literal
  *    alternation, so it cannot backtrack), at most GROUP_WORDS words per group: a short
- *    alternation tests fast, a long one does not. A rule that opts out of confirmation runs on the
- *    flagged pair alone.
+ *    alternation tests fast, a long one does not.
+ * Case-sensitive prefixes (the provider catalog) are found in the same pass by two exact pairs in a
+ * row, the first and the second two characters of a prefix; the rule itself compares the rest.
  *
  * Why a superset: rules match their words ASCII case-insensitively at most, and redacting only
  * ever replaces a span by one private-use marker, which cannot complete an ASCII word or join two
@@ -29,22 +30,26 @@ const escapeWord = (w: string): string =>
 interface Group {
   flag: number;
   words: string[];
-  /** A confirmed group's regex; null when the flagged pair is enough. */
-  test: RegExp | null;
+  test: RegExp;
 }
 
 /** Build the trigger scan for `rules` (rule `k` gets flag `1 << k`). */
 export function compileTriggers(rules: readonly Rule[]): Triggers {
   const groups: Group[] = [];
   let runFlags = 0;
+  /** Per exact pair (7 bits each): the rules with a prefix whose first, or second, two characters it is. */
+  const firstPairs = new Uint32Array(128 * 128);
+  const secondPairs = new Uint32Array(128 * 128);
   rules.forEach((rule, k) => {
     const flag = 1 << k;
     if (rule.longRun === true) runFlags |= flag;
-    const words = [...new Set(rule.words)].sort();
-    if (rule.confirm === false) {
-      if (words.length > 0) groups.push({ flag, words, test: null });
-      return;
+    for (const p of rule.prefixes ?? []) {
+      const [a, b, c] = [p.charCodeAt(0) & 127, p.charCodeAt(1) & 127, p.charCodeAt(2) & 127];
+      firstPairs[(a << 7) | b]! |= flag;
+      if (p.length === 2) for (let any = 0; any < 128; any++) secondPairs[(b << 7) | any]! |= flag;
+      else secondPairs[(b << 7) | c]! |= flag;
     }
+    const words = [...new Set(rule.words)].sort();
     for (let i = 0; i < words.length; i += GROUP_WORDS) {
       const some = words.slice(i, i + GROUP_WORDS);
       groups.push({ flag, words: some, test: new RegExp(some.map(escapeWord).join("|"), "i") });
@@ -78,25 +83,28 @@ export function compileTriggers(rules: readonly Rule[]): Triggers {
       const n = s.length;
       if (n === 0) return 0;
       let maybe = 0;
+      let prefixed = 0;
       let b64 = 0;
       let url = 0;
       let long = 0;
       let c = s.charCodeAt(0);
-      for (let i = 1; i <= n; i++) {
-        const d = i < n ? s.charCodeAt(i) : 0;
+      let d = n > 1 ? s.charCodeAt(1) : 0;
+      for (let i = 2; i <= n + 1; i++) {
+        const e = i < n ? s.charCodeAt(i) : 0;
         maybe |= pairs[(fold[c]! << 7) | fold[d]!]!;
+        prefixed |= firstPairs[((c & 127) << 7) | (d & 127)]! & secondPairs[((d & 127) << 7) | (e & 127)]!;
         const t = alphabet[c]!;
         b64 = (b64 + 1) & -(t & 1);
         url = (url + 1) & -((t >> 1) & 1);
         // Bit 6 of `count + 24` is set for counts 40…103: every run of ≥ 40 passes through them.
         long |= (b64 + 24) | (url + 24);
         c = d;
+        d = e;
       }
-      let out = long & 64 ? runFlags : 0;
+      let out = (long & 64 ? runFlags : 0) | prefixed;
       for (let k = 0; maybe !== 0; k++, maybe >>>= 1) {
         if ((maybe & 1) === 0 || (out & flags[k]!) !== 0) continue;
-        const test = tests[k]!;
-        if (test === null || test.test(s)) out |= flags[k]!;
+        if (tests[k]!.test(s)) out |= flags[k]!;
       }
       return out;
     },

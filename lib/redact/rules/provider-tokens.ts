@@ -295,7 +295,7 @@ function providerRule(s: string): string {
 
 export const providerTokens: Rule = {
   name: "provider-tokens",
-  words: [...new Set(PROVIDERS.map((p) => p.prefix.toLowerCase()))],
-  confirm: false,
+  words: [],
+  prefixes: PROVIDERS.map((p) => p.prefix),
   apply: providerRule,
 };
