@@ -202,7 +202,8 @@ ${GLOBAL_HELP}`,
       "after",
       `
 -o log prints the agent's three-phase restart lines (restart-dispatch, restart-signal-received,
-restart-completed), one per phase seen, with pseudonyms in place of sender and session IDs.
+restart-completed), one per phase seen, with pseudonyms in place of sender and session IDs
+(shortened to hmac:<first 8 hex digits>… as in log lines; -o json keeps them whole).
 
 Examples:
   occ agent restarts support

@@ -7,6 +7,7 @@ import { escapeJsonText, escapeText } from "../escape.ts";
 import { isObject } from "../http.ts";
 import { compactJson, rawElements, rawMember } from "../raw-json.ts";
 import type { Style } from "../style.ts";
+import { timeCell } from "./time.ts";
 
 export interface LogPage {
   source: string;
@@ -59,10 +60,7 @@ export function shortenPseudonyms(text: string): string {
 
 /** Record times in one form: UTC with milliseconds (`2026-11-29T11:59:58.123Z`); `-` when untimed. */
 export function formatTime(time: unknown): string {
-  if (typeof time !== "string" || time === "") return "-".padEnd(24);
-  const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?Z$/.exec(time);
-  if (m === null) return time;
-  return `${m[1]}.${(m[2] ?? "").padEnd(3, "0").slice(0, 3)}Z`;
+  return timeCell(time) ?? "-".padEnd(24);
 }
 
 const LEVEL_WORD =
@@ -176,7 +174,8 @@ export function formatLogLine(rec: Record<string, unknown>, options: LineOptions
 
 /** The stderr notice for a gap or withheld record; undefined for a line. */
 export function formatRecordNotice(rec: Record<string, unknown>): string | undefined {
-  const at = typeof rec.time === "string" ? ` at ${rec.time}` : "";
+  const time = timeCell(rec.time);
+  const at = time === undefined ? "" : ` at ${time}`;
   if (rec.type === "gap")
     return escapeText(`gap${at} (${text(rec.reason, "unknown")}): ${text(rec.remedy, "no remedy given")}`);
   if (rec.type === "withheld") {

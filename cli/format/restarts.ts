@@ -1,7 +1,7 @@
 /**
  * Restart records (restarts.md § Attribution) as a table, and as the agent's three-phase line
  * vocabulary (`-o log`): one line per phase seen, with the record's pseudonyms (`actorRef`,
- * `sessionRef`) where the agent wrote raw `sender_id`/`session_key`, and the record's `action` and
+ * `sessionRef`, shortened as in log lines) where the agent wrote raw `sender_id`/`session_key`, and the record's `action` and
  * `method` where the vocabulary has them. The record does not keep `first_start`, so it is left
  * out rather than invented; a completion whose old and new pid are equal drops `old_pid` (the
  * pid-collision guard holds on output too).
@@ -9,6 +9,8 @@
 import { escapeText } from "../escape.ts";
 import { isObject } from "../http.ts";
 import { type Cell, renderTable } from "../table.ts";
+import { shortenPseudonyms } from "./logs.ts";
+import { timeCell } from "./time.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -18,7 +20,7 @@ const num = (v: unknown): number | undefined => (typeof v === "number" && Number
 
 /** When the old instance ended, else when the transition was detected. */
 export function restartTime(r: Obj): string | undefined {
-  return str(obj(r.previous).finishedAt) ?? str(r.detectedAt);
+  return timeCell(obj(r.previous).finishedAt) ?? timeCell(r.detectedAt);
 }
 
 function termination(r: Obj): Cell {
@@ -99,8 +101,8 @@ export function restartLogLines(r: Obj): string[] {
     ["container", str(r.container)],
   ];
   const signal = num(obj(r.termination).signal);
-  const ended = str(previous.finishedAt) ?? str(r.detectedAt) ?? "-";
-  const started = str(next.startedAt) ?? str(r.detectedAt) ?? "-";
+  const ended = timeCell(previous.finishedAt) ?? timeCell(r.detectedAt) ?? "-";
+  const started = timeCell(next.startedAt) ?? timeCell(r.detectedAt) ?? "-";
   const lines: string[] = [];
   for (const phase of PHASES) {
     if (!seen.has(phase)) continue;
@@ -123,7 +125,7 @@ export function restartLogLines(r: Obj): string[] {
         ["new_pid", newPid],
       ];
     }
-    lines.push(escapeText(`${head} ${fieldsText([...fields, ...where])}`));
+    lines.push(escapeText(shortenPseudonyms(`${head} ${fieldsText([...fields, ...where])}`)));
   }
   return lines;
 }

@@ -6,6 +6,7 @@ import { escapeText } from "../escape.ts";
 import { isObject } from "../http.ts";
 import { type Cell, renderTable } from "../table.ts";
 import { restartsTable } from "./restarts.ts";
+import { timeCell } from "./time.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -26,7 +27,7 @@ function lastTermination(c: Obj): Cell {
   if (str(t.reason) !== undefined) parts.push(str(t.reason)!);
   if (num(t.exitCode) !== undefined) parts.push(`exit=${num(t.exitCode)}`);
   if (num(t.signal) !== undefined) parts.push(`signal=${num(t.signal)}`);
-  if (str(t.finishedAt) !== undefined) parts.push(`at ${str(t.finishedAt)}`);
+  if (timeCell(t.finishedAt) !== undefined) parts.push(`at ${timeCell(t.finishedAt)}`);
   return parts.join(" ");
 }
 
@@ -43,7 +44,8 @@ export function podsTable(pods: Obj[]): string[] {
       rows.push([
         ...podCells,
         c.init === true ? `${str(c.name) ?? "?"} (init)` : str(c.name),
-        c.ready === true ? "yes" : "no",
+        // Kubernetes never marks an init container ready: its STATE says whether it completed.
+        c.init === true ? undefined : c.ready === true ? "yes" : "no",
         containerState(c),
         num(c.restartCount),
         lastTermination(c),
@@ -78,7 +80,7 @@ export function eventsTable(pods: Obj[]): string[] {
         str(e.reason),
         str(e.container),
         num(e.count),
-        str(e.lastObservedAt),
+        timeCell(e.lastObservedAt),
         str(e.message),
       ]);
   return renderTable(["POD", "TYPE", "REASON", "CONTAINER", "COUNT", "LAST SEEN", "MESSAGE"], rows);
@@ -91,7 +93,7 @@ export function formatRuntime(data: unknown): string[] {
   const sources = objects(d.sources);
   const restarts = objects(d.restarts);
   const out = [
-    escapeText(`Deployment ${str(d.deploymentId) ?? "?"} · observed ${str(d.observedAt) ?? "?"}`),
+    escapeText(`Deployment ${str(d.deploymentId) ?? "?"} · observed ${timeCell(d.observedAt) ?? "?"}`),
     "",
     "Pods",
   ];
@@ -115,6 +117,11 @@ export function formatDeployments(data: unknown): string[] {
   if (list.length === 0) return ["(no deployments)"];
   return renderTable(
     ["DEPLOYMENT", "REVISION", "CREATED", "ACTIVE"],
-    list.map((d) => [str(d.deploymentId), num(d.revision), str(d.createdAt), d.active === true ? "yes" : ""]),
+    list.map((d) => [
+      str(d.deploymentId),
+      num(d.revision),
+      timeCell(d.createdAt),
+      d.active === true ? "yes" : "",
+    ]),
   );
 }

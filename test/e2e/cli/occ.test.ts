@@ -176,7 +176,7 @@ describe("occ against the local stack", { timeout: 120_000 }, () => {
     const log = await runOcc(["agent", "restarts", "shop", "-o", "log"], env);
     expect(log.code).toBe(0);
     expect(log.stdout).toMatch(
-      / gateway restart-dispatch source=cli sender_id=hmac-sha256:v1:\S+ session_key=hmac-sha256:v1:\S+ action=restart method=sigterm old_pid=7 /,
+      / gateway restart-dispatch source=cli sender_id=hmac:[0-9a-f]{8}… session_key=hmac:[0-9a-f]{8}… action=restart method=sigterm old_pid=7 /,
     );
     expect(log.stdout).toMatch(
       / gateway restart-signal-received signal=\S+ source=cli .* action=restart old_pid=7 /,
@@ -189,6 +189,7 @@ describe("occ against the local stack", { timeout: 120_000 }, () => {
     expect(log.stdout + log.stderr).not.toContain("S0RAWSESSION");
     const json = await runOcc(["agent", "restarts", "shop", "-o", "json"], env);
     expect((JSON.parse(json.stdout) as unknown[]).length).toBeGreaterThanOrEqual(1);
+    expect(json.stdout).toMatch(/"actorRef":"hmac-sha256:v1:[^"]+:[0-9a-f]{64}"/);
   });
 
   it("recovers from a tampered cursor by starting one new view", async () => {

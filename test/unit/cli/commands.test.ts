@@ -37,7 +37,7 @@ describe("deployments", () => {
   it("lists them as a table, or the data as JSON", async () => {
     const text = await occ(api, ["agent", "deployments", "support"]);
     expect(text.code).toBe(0);
-    expect(text.stdout.split("\n")[2]).toMatch(/^d3\s+3\s+2026-11-28T11:00:00Z\s+yes$/);
+    expect(text.stdout.split("\n")[2]).toMatch(/^d3\s+3\s+2026-11-28T11:00:00.000Z\s+yes$/);
     const json = await occ(api, ["agent", "deployments", "support", "-o", "json"]);
     expect(JSON.parse(json.stdout)).toEqual(deploymentsData);
     expect(json.stdout.trim().split("\n")).toHaveLength(1);
@@ -217,7 +217,7 @@ describe("logs", () => {
     expect(r.stdout).toContain("after");
     expect(r.stdout).not.toContain("stream_replaced");
     expect(r.stderr).toContain(
-      "occ: gap at 2026-11-29T11:59:00Z (stream_replaced): Read the previous instance with previous=true.",
+      "occ: gap at 2026-11-29T11:59:00.000Z (stream_replaced): Read the previous instance with previous=true.",
     );
     expect(r.stderr).toContain("occ: withheld 2 lines (unrecognised_structured)");
   });
@@ -431,14 +431,14 @@ describe("restarts", () => {
     const args = ["agent", "restarts", "support", "--deployment", "d3"];
     const text = await occ(api, args);
     expect(text.stdout).toMatch(
-      /2026-11-29T11:00:00Z\s+gw-0\s+gateway\s+container-restart\s+operator-restart\s+confirmed\s+human-operator\s+Completed exit=0/,
+      /2026-11-29T11:00:00.000Z\s+gw-0\s+gateway\s+container-restart\s+operator-restart\s+confirmed\s+human-operator\s+Completed exit=0/,
     );
     const json = await occ(api, [...args, "-o", "json"]);
     expect(JSON.parse(json.stdout)).toEqual([record]);
     const log = await occ(api, [...args, "-o", "log"]);
     expect(log.stdout.trimEnd().split("\n")).toEqual([
-      "2026-11-29T11:00:00Z gateway restart-dispatch source=slash-command sender_id=hmac-sha256:v1:k:ab session_key=hmac-sha256:v1:k:cd old_pid=7 pod=gw-0 container=gateway",
-      "2026-11-29T11:00:02Z gateway restart-completed signal=boot source=slash-command sender_id=hmac-sha256:v1:k:ab session_key=hmac-sha256:v1:k:cd old_pid=7 new_pid=8 pod=gw-0 container=gateway",
+      "2026-11-29T11:00:00.000Z gateway restart-dispatch source=slash-command sender_id=hmac-sha256:v1:k:ab session_key=hmac-sha256:v1:k:cd old_pid=7 pod=gw-0 container=gateway",
+      "2026-11-29T11:00:02.000Z gateway restart-completed signal=boot source=slash-command sender_id=hmac-sha256:v1:k:ab session_key=hmac-sha256:v1:k:cd old_pid=7 new_pid=8 pod=gw-0 container=gateway",
     ]);
   });
 });

@@ -12,6 +12,7 @@ import {
 } from "../../../cli/format/logs.ts";
 import { restartLog, restartLogLines, restartsTable } from "../../../cli/format/restarts.ts";
 import { formatDeployments, formatRuntime } from "../../../cli/format/runtime.ts";
+import { displayTime } from "../../../cli/format/time.ts";
 import { compactJson, rawElements, rawMember, rawPath } from "../../../cli/raw-json.ts";
 import { displayWidth, renderTable } from "../../../cli/table.ts";
 import { page, runtimeData } from "./harness.ts";
@@ -198,13 +199,32 @@ describe("runtime and deployments text", () => {
       /ROLE\s+POD\s+CLUSTER\s+PHASE\s+CONTAINER\s+READY\s+STATE\s+RESTARTS\s+LAST TERMINATION/,
     );
     expect(text).toMatch(
-      /gateway\s+gw-0\s+control\s+Running\s+gateway\s+yes\s+running\s+2\s+OOMKilled exit=137 at 2026-11-29T10:59:59Z/,
+      /gateway\s+gw-0\s+control\s+Running\s+gateway\s+yes\s+running\s+2\s+OOMKilled exit=137 at 2026-11-29T10:59:59.000Z/,
     );
     expect(text).toMatch(/SOURCE\s+KIND\s+AVAILABLE\s+PODS\s+RETENTION/);
     expect(text).toMatch(/gateway\s+container\s+yes\s+gw-0\/gateway/);
     expect(text).toMatch(
-      /gw-0\s+Warning\s+BackOff\s+gateway\s+3\s+2026-11-29T10:59:00Z\s+Back-off restarting/,
+      /gw-0\s+Warning\s+BackOff\s+gateway\s+3\s+2026-11-29T10:59:00.000Z\s+Back-off restarting/,
     );
+  });
+
+  it("shows a completed init container as completed, never as not ready", () => {
+    const data = runtimeData("d3") as { pods: Record<string, unknown>[] };
+    const pod = data.pods[0]!;
+    pod.containers = [
+      {
+        name: "workspace-init",
+        init: true,
+        ready: false,
+        state: "terminated",
+        reason: "Completed",
+        restartCount: 0,
+        lastTermination: null,
+      },
+      ...(pod.containers as unknown[]),
+    ];
+    const row = formatRuntime(data).find((l) => l.includes("workspace-init"));
+    expect(row).toMatch(/workspace-init \(init\)\s+-\s+terminated \(Completed\)\s+0/);
   });
 
   it("says when there is nothing", () => {
@@ -227,6 +247,58 @@ describe("runtime and deployments text", () => {
     expect(lines[0]).toMatch(/^DEPLOYMENT\s+REVISION\s+CREATED\s+ACTIVE$/);
     expect(lines[1]).toMatch(/^d4\s+4\s+T4\s+-$/);
     expect(lines[2]).toMatch(/^d3\s+3\s+T3\s+yes$/);
+  });
+});
+
+describe("one time format", () => {
+  const ONE_FORM = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+  /** Every RFC 3339-looking time in a text, so a second form anywhere is seen. */
+  const timesIn = (text: string) =>
+    text.match(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})/g) ?? [];
+
+  it("prints UTC with milliseconds, cutting extra digits and converting offsets", () => {
+    expect(displayTime("2026-11-29T11:00:00Z")).toBe("2026-11-29T11:00:00.000Z");
+    expect(displayTime("2026-11-29T11:00:00.5Z")).toBe("2026-11-29T11:00:00.500Z");
+    expect(displayTime("2026-11-29T11:00:00.999999999Z")).toBe("2026-11-29T11:00:00.999Z");
+    expect(displayTime("2026-11-29T13:00:00.25+02:00")).toBe("2026-11-29T11:00:00.250Z");
+    expect(displayTime("not a time")).toBe("not a time");
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 4_102_444_799 }),
+        fc.stringMatching(/^\d{0,9}$/),
+        (seconds, fraction) => {
+          const base = new Date(seconds * 1000).toISOString().slice(0, 19);
+          const shown = displayTime(`${base}${fraction === "" ? "" : `.${fraction}`}Z`);
+          expect(shown).toMatch(ONE_FORM);
+          expect(shown).toBe(`${base}.${fraction.padEnd(3, "0").slice(0, 3)}Z`);
+        },
+      ),
+    );
+  });
+
+  it("uses that form in the runtime, deployment, restart and notice texts, whatever the server sent", () => {
+    const data = runtimeData("d3") as Record<string, unknown>;
+    const texts = [
+      ...formatRuntime({
+        ...data,
+        observedAt: "2026-11-29T11:00:00.123456789Z",
+        restarts: [restartRecord(["dispatch", "completed"], { detectedAt: "2026-11-29T11:00:01Z" })],
+      }),
+      ...formatDeployments([
+        { deploymentId: "d3", revision: 3, createdAt: "2026-11-28T11:00:00Z", active: true },
+      ]),
+      ...restartLog([
+        restartRecord(["dispatch", "signal-received", "completed"], {
+          previous: { pid: 41, finishedAt: "2026-11-29T11:00:00.5Z" },
+          next: { pid: 42, startedAt: "2026-11-29T11:00:02.123456789Z" },
+        }),
+      ]).lines,
+      formatRecordNotice({ type: "gap", time: "2026-11-29T11:59:00Z", reason: "r", remedy: "x" }) ?? "",
+      formatRecordNotice({ type: "withheld", time: "2026-11-29T11:59:00.1Z", count: 1, reason: "r" }) ?? "",
+    ].join("\n");
+    const times = timesIn(texts);
+    expect(times.length).toBeGreaterThan(8);
+    for (const t of times) expect(t).toMatch(ONE_FORM);
   });
 });
 
@@ -278,12 +350,13 @@ describe("restarts", () => {
     );
   });
 
-  it("prints one three-phase line per phase seen, with pseudonyms", () => {
+  it("prints one three-phase line per phase seen, with pseudonyms shortened as in log lines", () => {
     const lines = restartLogLines(restartRecord(["dispatch", "signal-received", "completed"]));
+    const ids = "sender_id=hmac:aaaaaaaa… session_key=hmac:bbbbbbbb…";
     expect(lines).toEqual([
-      `T1 gateway restart-dispatch source=cli sender_id=${ACTOR} session_key=${SESSION} old_pid=41 pod=gw-0 container=gateway`,
-      `T1 gateway restart-signal-received signal=SIGTERM source=cli sender_id=${ACTOR} session_key=${SESSION} old_pid=41 pod=gw-0 container=gateway`,
-      `T2 gateway restart-completed signal=boot source=cli sender_id=${ACTOR} session_key=${SESSION} old_pid=41 new_pid=42 pod=gw-0 container=gateway`,
+      `T1 gateway restart-dispatch source=cli ${ids} old_pid=41 pod=gw-0 container=gateway`,
+      `T1 gateway restart-signal-received signal=SIGTERM source=cli ${ids} old_pid=41 pod=gw-0 container=gateway`,
+      `T2 gateway restart-completed signal=boot source=cli ${ids} old_pid=41 new_pid=42 pod=gw-0 container=gateway`,
     ]);
     expect(restartLogLines(restartRecord(["completed"]))).toHaveLength(1);
   });
