@@ -349,6 +349,24 @@ describe("console for operators", () => {
     await page.close();
   });
 
+  it("stops re-reading the status when the deployment can no longer be read (404)", async () => {
+    const { page, requests } = await openPage(browser.context);
+    await signIn(page, "alice", "?poll=200&status=300");
+    await choose(page);
+    await waitForRow(page, "request 0 handled");
+    await poll(() => runtimeReads(requests).length).toBeGreaterThanOrEqual(2);
+    await page.route(/\/runtime$/, (route: Route) => route.fulfill(envelope(404, "NOT_FOUND")));
+    const error = page.locator("#app-error");
+    await poll(() => error.textContent()).toContain("Status polling stopped.");
+    expect(await error.textContent()).toContain("does not exist");
+    await page.waitForTimeout(200);
+    const stoppedAt = runtimeReads(requests).length;
+    await page.waitForTimeout(900);
+    expect(runtimeReads(requests)).toHaveLength(stoppedAt);
+    expect(await rows(page).filter({ hasText: "request 0 handled" }).count()).toBe(1);
+    await page.close();
+  });
+
   it("marks a restart inside a followed view with its attribution", async () => {
     const { page } = await openPage(browser.context);
     await signIn(page, "alice");

@@ -104,6 +104,32 @@ describe("log lines", () => {
     );
   });
 
+  it("drops a leading level word that repeats the record's level, never prose or another level", () => {
+    const at = (message: string, level = "info") =>
+      formatLogLine({ type: "line", time: null, kind: "text", level, message }).slice(25);
+    expect(at("INFO heartbeat 3")).toBe("INFO  heartbeat 3");
+    expect(at("[info] heartbeat")).toBe("INFO  heartbeat");
+    expect(at("warning: disk 91%", "warn")).toBe("WARN  disk 91%");
+    expect(at("Error connecting to db", "error")).toBe("ERROR Error connecting to db");
+    expect(at("WARN heartbeat", "info")).toBe("INFO  WARN heartbeat");
+    expect(at("INFO")).toBe("INFO  INFO");
+  });
+
+  it("shortens pseudonyms in messages and fields to hmac:<8 hex>…, and NDJSON keeps them whole", () => {
+    const id = `hmac-sha256:v1:local-identity-key-20261201-ef437cda:${"0123abcd".repeat(8)}`;
+    const rec = {
+      type: "line",
+      time: null,
+      kind: "text",
+      level: "info",
+      message: `message from ${id}`,
+      fields: { sender_id: id },
+    };
+    expect(formatLogLine(rec).slice(25)).toBe("INFO  message from hmac:0123abcd… sender_id=hmac:0123abcd…");
+    const p = page([rec]);
+    expect(ndjsonRecords(toLogPage(p), JSON.stringify(p))).toEqual([JSON.stringify(rec)]);
+  });
+
   it("marks untimed, unknown-level and truncated lines", () => {
     expect(
       formatLogLine({
