@@ -3,7 +3,8 @@ import { loadConfig } from "../lib/config.ts";
 import { createHttpHandler, httpRoute } from "../lib/http/handler.ts";
 import { parseLogsRequest } from "../lib/http/requests.ts";
 import { sourceResult } from "../lib/http/response.ts";
-import { buildServiceDeps, createLogger } from "../lib/service/deps.ts";
+import type { ServiceDeps } from "../lib/service/deps.ts";
+import { createLogger } from "../lib/service/logger.ts";
 import { ROUTES } from "../lib/service/routes.ts";
 import { readLogs } from "../lib/usecases/logs.ts";
 
@@ -13,7 +14,9 @@ const route = httpRoute(parseLogsRequest("download"), readLogs, sourceResult);
 
 export const handler = createHttpHandler({
   logger,
-  deps: async () => buildServiceDeps(config, logger),
+  // The AWS clients, stores and drivers load with the first request, not at cold start (P3).
+  deps: async (): Promise<ServiceDeps> =>
+    (await import("../lib/service/deps.ts")).buildServiceDeps(config, logger),
   route: (event) => (event.routeKey === ROUTES.download ? route : null),
   counters: (deps) => ({ dynamo: () => deps.dynamo.calls.total, cluster: () => deps.driver.clusterCalls }),
 });

@@ -3,10 +3,9 @@ import { loadConfig } from "../lib/config.ts";
 import { createHttpHandler, httpRoute, type RouteHandler } from "../lib/http/handler.ts";
 import { parseDeploymentsRequest, parseRuntimeRequest } from "../lib/http/requests.ts";
 import { successResult } from "../lib/http/response.ts";
-import { buildServiceDeps, createLogger } from "../lib/service/deps.ts";
+import { createLogger } from "../lib/service/logger.ts";
 import { ROUTES } from "../lib/service/routes.ts";
 import { getRuntimeStatus, listDeployments, type StatusDeps } from "../lib/usecases/status.ts";
-import { statusDeps } from "../lib/usecases/status-deps.ts";
 
 const config = loadConfig();
 const logger = createLogger();
@@ -17,7 +16,14 @@ const routes: Record<string, RouteHandler<StatusDeps>> = {
 
 export const handler = createHttpHandler({
   logger,
-  deps: async () => statusDeps(buildServiceDeps(config, logger)),
+  // The AWS clients, stores and drivers load with the first request, not at cold start (P3).
+  deps: async (): Promise<StatusDeps> => {
+    const [{ buildServiceDeps }, { statusDeps }] = await Promise.all([
+      import("../lib/service/deps.ts"),
+      import("../lib/usecases/status-deps.ts"),
+    ]);
+    return statusDeps(buildServiceDeps(config, logger));
+  },
   route: (event) => routes[event.routeKey] ?? null,
   counters: (deps) => ({ dynamo: () => deps.dynamo.calls.total, cluster: () => deps.driver.clusterCalls }),
 });
