@@ -262,9 +262,17 @@ function pemShape(s: string): Pem {
   return Pem.None;
 }
 
+/** The redaction options of the last context seen: one page classifies every line with one context. */
+let lastContext: ClassifyContext | null = null;
+let lastOptions: { identity: ClassifyContext } = { identity: { identityKey: null, namespaceId: "" } };
+
 /** Redact one outgoing string, identities pseudonymized with the context's key. */
 export function cleanString(s: string, ctx: ClassifyContext): string {
-  return redact(s, { identity: ctx });
+  if (ctx !== lastContext) {
+    lastContext = ctx;
+    lastOptions = { identity: ctx };
+  }
+  return redact(s, lastOptions);
 }
 
 export function classifyLine(raw: string, ctx: ClassifyContext, run: JsonRunState): Classified {
@@ -397,11 +405,9 @@ function build(
   let fields: Record<string, FieldValue> | undefined;
   for (const name of FIELD_ALLOWLIST) {
     if (name === "subsystem") continue;
-    const v = Object.hasOwn(o, name)
-      ? o[name]
-      : nested !== undefined && Object.hasOwn(nested, name)
-        ? nested[name]
-        : undefined;
+    // Parsed JSON: no allowlisted name is inherited, so a plain read is an own-property read.
+    let v = o[name];
+    if (v === undefined && nested !== undefined) v = nested[name];
     let out: FieldValue | undefined;
     if (typeof v === "string") {
       const clean = cleanString(stripControls(v), ctx);
