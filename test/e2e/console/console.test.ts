@@ -221,6 +221,8 @@ describe("web console", () => {
     await page.locator("article.pod-card").first().waitFor();
     const error = page.locator("#log-error");
     await poll(() => error.textContent()).toMatch(/not allowed.*FORBIDDEN.*request req_[0-9a-f-]{36}/);
+    // Follow was never on: nothing "stopped".
+    expect(await error.textContent()).not.toMatch(/stopped/i);
     expect(await page.locator("#follow").isDisabled()).toBe(true);
     await page.waitForTimeout(800);
     expect(logReads("gateway")).toHaveLength(1);

@@ -367,6 +367,25 @@ describe("console for operators", () => {
     await page.close();
   });
 
+  it("says Follow stopped when a denial ends a follow, and reads no more", async () => {
+    const { page, logReads } = await openPage(browser.context);
+    await signIn(page, "alice");
+    await choose(page);
+    await waitForRow(page, "request 0 handled");
+    await page.getByRole("button", { name: "Follow" }).click();
+    await poll(() => logReads("gateway").length).toBeGreaterThanOrEqual(3);
+    await page.route(/\/runtime\/logs\?/, (route: Route) => route.fulfill(envelope(403, "FORBIDDEN")));
+    const error = page.locator("#log-error");
+    await poll(() => error.textContent()).toContain("Follow stopped.");
+    expect(await error.textContent()).toContain("FORBIDDEN");
+    await page.waitForTimeout(200);
+    const stoppedAt = logReads("gateway").length;
+    await page.waitForTimeout(800);
+    expect(logReads("gateway")).toHaveLength(stoppedAt);
+    expect(await rows(page).filter({ hasText: "request 0 handled" }).count()).toBe(1);
+    await page.close();
+  });
+
   it("marks a restart inside a followed view with its attribution", async () => {
     const { page } = await openPage(browser.context);
     await signIn(page, "alice");
