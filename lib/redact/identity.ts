@@ -14,7 +14,13 @@ export type PseudonymKind = "actor" | "session";
 /** What stands in for an identity when no identity key is configured. */
 export const WITHHELD_IDENTITY = "[withheld]";
 
-const PSEUDONYM = /^hmac-sha256:v1:[A-Za-z0-9._-]{1,64}:[0-9a-f]{64}$/;
+/**
+ * The shape of a pseudonym, stated once: the key id takes what a key's `keyId` may be (lib/keys.ts),
+ * the group captures it. Recognising one by shape is enough: a pseudonym made with the previous key
+ * of a rotation is still one.
+ */
+export const PSEUDONYM_SOURCE = "hmac-sha256:v1:([A-Za-z0-9._-]{1,64}):[0-9a-f]{64}";
+const PSEUDONYM = new RegExp(`^${PSEUDONYM_SOURCE}$`);
 
 export function pseudonymize(
   key: IdentityKey | null,

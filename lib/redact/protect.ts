@@ -3,12 +3,13 @@
  * input and the service's own pseudonyms become runs of a placeholder no rule matches. A rule that
  * finds such a run inside a longer value masks the whole value (our markers shield nothing).
  */
+import { PSEUDONYM_SOURCE } from "./identity.ts";
 import { M, PROTECTED_BASE, PROTECTED_MAX, REDACTION_KINDS, type RedactionKind } from "./marks.ts";
 import { holdsProviderPrefix } from "./rules/provider-tokens.ts";
 import { splice } from "./scan.ts";
 
 const REDACTED_G = new RegExp(`\\[redacted:(${REDACTION_KINDS.join("|")})\\]`, "g");
-const PSEUDONYM_G = /hmac-sha256:v1:([A-Za-z0-9._-]{1,32}):[0-9a-f]{64}(?![0-9a-f])/g;
+const PSEUDONYM_G = new RegExp(`${PSEUDONYM_SOURCE}(?![0-9a-f])`, "g");
 
 /**
  * `s` with earlier redactions and pseudonym-shaped values as placeholders (a key id that looks like a token prefix is not trusted). Pseudonyms are appended to `values`.

@@ -6,6 +6,7 @@
  * The mapping table is applied strictly in its order of precedence, and `unknown` wins over a guess:
  * nobody is named as the sender of a signal unless the agent's own `restart-dispatch` said so.
  */
+import { isPseudonym } from "../redact/index.ts";
 import type { RestartLine, RestartPhase } from "./parse.ts";
 import type {
   ActorKind,
@@ -63,7 +64,6 @@ export const CHANNELS = new Set([
   "cli",
 ]);
 
-const PSEUDONYM = /^hmac-sha256:v1:[A-Za-z0-9._-]{1,64}:[0-9a-f]{64}$/;
 const MAX_MESSAGE = 512;
 const MAX_REASON = 128;
 const MAX_SOURCE = 64;
@@ -270,7 +270,7 @@ export function attribute(input: AttributionInput, deps: AttributionDeps): Resta
     if (!named || value === null) return null;
     const p = deps.pseudonymize(kind, value);
     // Fail closed: anything but a well-formed pseudonym is withheld, never passed through.
-    return p !== null && PSEUDONYM.test(p) ? p : null;
+    return p !== null && isPseudonym(p) ? p : null;
   };
 
   const source = chain.dispatch?.source ?? (chain.signal ? "external" : (chain.completed?.source ?? null));

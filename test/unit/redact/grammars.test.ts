@@ -6,6 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { redactText } from "../../../lib/redact/index.ts";
+import { holdsProviderPrefix } from "../../../lib/redact/rules/provider-tokens.ts";
 import {
   identityShape,
   keyValueShape,
@@ -45,5 +46,27 @@ describe("§3a grammars (generated)", () => {
   });
   it("markers and pseudonyms shield nothing", () => {
     masksAll(markerShape, 200);
+  });
+});
+
+describe("the service's own pseudonyms", () => {
+  it("pass the chain unchanged for every key id a key may have (1 to 64 characters)", () => {
+    // The key loader refuses ids that read like provider tokens (lib/keys.ts): every other id counts.
+    const keyId = fc
+      .oneof(fc.stringMatching(/^[A-Za-z0-9._-]{1,32}$/), fc.stringMatching(/^[A-Za-z0-9._-]{33,64}$/))
+      .filter((id) => !holdsProviderPrefix(id));
+    const hex = fc.stringMatching(/^[0-9a-f]{64}$/);
+    fc.assert(
+      fc.property(
+        keyId,
+        hex,
+        fc.constantFrom("sender_id=", 'sender_id="', "session_key: ", "actor ", "token=", "plain "),
+        (id, h, lead) => {
+          const pseudonym = `hmac-sha256:v1:${id}:${h}`;
+          expect(redactText(`restart requested ${lead}${pseudonym}`)).toContain(pseudonym);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
