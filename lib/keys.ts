@@ -9,6 +9,7 @@ import { readFile } from "node:fs/promises";
 import { GetSecretValueCommand, type SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { z } from "zod";
 import type { KeySource } from "./config.ts";
+import { holdsProviderPrefix } from "./redact/rules/provider-tokens.ts";
 import type { CursorKeys, IdentityKeys, KeyRing, SecretKey } from "./runtime-logs/types.ts";
 import { SecretCache } from "./secret-cache.ts";
 
@@ -69,6 +70,11 @@ async function loadDocument(name: string, source: KeySource, secrets: () => Secr
   const parsed = keyDocumentSchema.safeParse(json);
   // Never echo the document: it is the secret.
   if (!parsed.success) throw new KeyLoadError(`the ${name} key has an invalid shape`);
+  // A pseudonym carries its key id in clear; an id that reads like a provider token (`key-…`,
+  // `sk-…`) is a disguise redaction refuses to trust, so every pseudonym made with it would be masked.
+  const ids = [parsed.data.keyId, parsed.data.previous?.keyId ?? ""];
+  if (name === "identity" && ids.some(holdsProviderPrefix))
+    throw new KeyLoadError("the identity key's keyId reads like a provider token; choose another keyId");
   return parsed.data;
 }
 

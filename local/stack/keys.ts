@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { holdsProviderPrefix } from "../../lib/redact/rules/provider-tokens.ts";
 import { writeFileAtomic } from "./files.ts";
 
 export interface KeyFiles {
@@ -37,6 +38,7 @@ function isValidKeyFile(path: string): boolean {
     return (
       typeof parsed.keyId === "string" &&
       parsed.keyId.length > 0 &&
+      !holdsProviderPrefix(parsed.keyId) &&
       typeof parsed.secret === "string" &&
       Buffer.from(parsed.secret, "base64").length >= KEY_BYTES
     );
@@ -45,10 +47,11 @@ function isValidKeyFile(path: string): boolean {
   }
 }
 
-function ensureKey(dir: string, name: string, keep: boolean): string {
-  const path = join(dir, `${name}.json`);
+/** Key ids name the key's use only: `local-identity-…`, never `…key-…`, which reads like a provider token. */
+function ensureKey(dir: string, use: "cursor" | "identity", keep: boolean): string {
+  const path = join(dir, `${use}-key.json`);
   if (!(keep && existsSync(path) && isValidKeyFile(path))) {
-    writeFileAtomic(path, `${JSON.stringify(generateKey(name), null, 2)}\n`, 0o600);
+    writeFileAtomic(path, `${JSON.stringify(generateKey(use), null, 2)}\n`, 0o600);
   }
   chmodSync(path, 0o600);
   return path;
@@ -58,8 +61,8 @@ function ensureKey(dir: string, name: string, keep: boolean): string {
 export function ensureKeys(dir: string, opts: { keep: boolean }): KeyFiles {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   return {
-    cursorKeyFile: ensureKey(dir, "cursor-key", opts.keep),
-    identityKeyFile: ensureKey(dir, "identity-key", opts.keep),
+    cursorKeyFile: ensureKey(dir, "cursor", opts.keep),
+    identityKeyFile: ensureKey(dir, "identity", opts.keep),
   };
 }
 

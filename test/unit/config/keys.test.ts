@@ -41,6 +41,24 @@ describe("key provider", () => {
     expect(keys.identity.previous?.secret.equals(Buffer.from(previousIdentity.secret, "base64"))).toBe(true);
   });
 
+  it("refuses an identity key whose id (current or previous) reads like a provider token", async () => {
+    for (const [n, identity] of [
+      ["a", keyDoc("local-identity-key-20261201185819-77966979")],
+      ["b", keyDoc("i2", { previous: keyDoc("sk-proj-rotated0123456789") })],
+    ] as const) {
+      const load = createKeyProvider({
+        cursor: file(`cp${n}.json`, keyDoc("cursor-key-2026-0123456789abcdef0123456789abcdef")),
+        identity: file(`ip${n}.json`, identity),
+        secrets: noSecrets,
+      });
+      const error = await load().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(KeyLoadError);
+      expect((error as Error).message).toBe(
+        "the identity key's keyId reads like a provider token; choose another keyId",
+      );
+    }
+  });
+
   it("a key without previous has none; the same object comes back while nothing changed", async () => {
     const load = createKeyProvider({
       cursor: file("c0.json", keyDoc("c1")),
