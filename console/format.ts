@@ -1,6 +1,8 @@
 /** Pure formatting for the views: times in UTC, restart summaries, termination lines. */
+
 import { toUtcRfc3339 } from "../lib/rfc3339.ts";
-import type { Container, Level, LineRecord, Pod, PodEvent, RestartRecord, Runtime, Stream } from "./types.ts";
+import { PLAIN_LEVELS } from "../lib/runtime-logs/level-words.ts";
+import type { Container, LineRecord, Pod, PodEvent, RestartRecord, Runtime, Stream } from "./types.ts";
 
 /** `14:02 UTC` (the server sends RFC 3339 UTC; anything else is shown as given). */
 export function hourMinuteUtc(iso: string | null): string {
@@ -76,21 +78,6 @@ export const isHealthy = (pod: Pod) => pod.phase === "Running" && pod.ready;
 /** Up to five Warning Events, newest first (the server already orders them). */
 export const warnings = (pod: Pod): PodEvent[] => pod.events.filter((e) => e.type === "Warning").slice(0, 5);
 
-/** Level words a plain-text line may start with, by the level the service read from them. */
-const LEVEL_WORDS: Record<string, Level> = {
-  error: "error",
-  err: "error",
-  fatal: "error",
-  panic: "error",
-  critical: "error",
-  warn: "warn",
-  warning: "warn",
-  info: "info",
-  notice: "info",
-  debug: "debug",
-  trace: "debug",
-};
-
 /** A leading word, bare or in brackets, and the spaces after it: a time when it reads as RFC 3339. */
 const LEADING_WORD = /^\[?([^\s\]]+)\]?\s+/;
 /** A leading level word, bare, bracketed or followed by a colon, and the spaces after it. */
@@ -109,7 +96,7 @@ export function rowMessage(line: Pick<LineRecord, "kind" | "message" | "level" |
   const level = LEADING_LEVEL.exec(text);
   const word = level ? (level[1] ?? level[2] ?? "") : "";
   const isLevelWord = word === word.toUpperCase() || level?.[1] !== undefined;
-  if (level && isLevelWord && LEVEL_WORDS[word.toLowerCase()] === line.level)
+  if (level && isLevelWord && PLAIN_LEVELS[word.toUpperCase()] === line.level)
     text = text.slice(level[0].length);
   return text === "" ? line.message : text;
 }

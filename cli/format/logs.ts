@@ -2,6 +2,7 @@
  * Log pages as text lines, stderr notices and NDJSON (surfaces.md § occ: text output, -o json).
  */
 
+import { PLAIN_LEVELS } from "../../lib/runtime-logs/level-words.ts";
 import { TransportError } from "../errors.ts";
 import { escapeJsonText, escapeText } from "../escape.ts";
 import { isObject } from "../http.ts";
@@ -63,26 +64,12 @@ export function formatTime(time: unknown): string {
   return timeCell(time) ?? "-".padEnd(24);
 }
 
-const LEVEL_WORD =
-  /^([[(<]?)(error|err|fatal|crit(?:ical)?|warn(?:ing)?|info|notice|debug|trace)([\])>]?)(:|\s+|$)\s*/i;
-const WORD_LEVEL: Record<string, string> = {
-  error: "error",
-  err: "error",
-  fatal: "error",
-  crit: "error",
-  critical: "error",
-  warn: "warn",
-  warning: "warn",
-  info: "info",
-  notice: "info",
-  debug: "debug",
-  trace: "debug",
-};
-
+/** A leading word, maybe bracketed, and what follows it; a level word when PLAIN_LEVELS knows it. */
+const LEVEL_WORD = /^([[(<]?)([A-Za-z]{3,8})([\])>]?)(:|\s+|$)\s*/;
 /** The message without a leading level word that only repeats the record's level. */
 export function stripRepeatedLevel(message: string, level: unknown): string {
   const m = LEVEL_WORD.exec(message);
-  if (m === null || WORD_LEVEL[m[2]!.toLowerCase()] !== level) return message;
+  if (m === null || PLAIN_LEVELS[m[2]!.toUpperCase()] !== level) return message;
   // A level word is upper case, bracketed or followed by a colon; "Error connecting…" is prose.
   const marked = m[2] === m[2]!.toUpperCase() || (m[1] !== "" && m[3] !== "") || m[4] === ":";
   if (!marked) return message;

@@ -3,8 +3,10 @@
  * pseudonyms and redaction → truncation. The only cross-line state is the bracket depth of a
  * pretty-printed JSON object, which the caller carries line to line within a page.
  */
+
 import type { Level } from "../domain.ts";
 import { redact } from "../redact/index.ts";
+import { LEVEL_WORDS, PLAIN_LEVELS } from "./level-words.ts";
 import { fitUtf8, stripControls, utf8Length } from "./sanitize.ts";
 import type { FieldValue, IdentityKey, LineKind, RecordLevel, WithheldReason } from "./types.ts";
 
@@ -83,27 +85,6 @@ export interface JsonRunState {
 const LEVEL_RANK: Record<Level, number> = { debug: 0, info: 1, warn: 2, error: 3 };
 export const levelRank = (l: Level): number => LEVEL_RANK[l];
 
-const LEVEL_WORDS: Record<string, Level> = {
-  error: "error",
-  err: "error",
-  fatal: "error",
-  panic: "error",
-  dpanic: "error",
-  critical: "error",
-  crit: "error",
-  alert: "error",
-  emerg: "error",
-  emergency: "error",
-  warn: "warn",
-  warning: "warn",
-  info: "info",
-  notice: "info",
-  information: "info",
-  debug: "debug",
-  trace: "debug",
-  verbose: "debug",
-};
-
 /** A structured level name (any case) → level. */
 export function levelFromName(name: string): RecordLevel {
   if (name.length > 16) return "unknown";
@@ -117,20 +98,6 @@ export function levelFromNumber(n: number): RecordLevel {
   if (n >= 30) return "info";
   return "debug";
 }
-
-const PLAIN_LEVELS: Record<string, Level> = {
-  ERROR: "error",
-  ERR: "error",
-  FATAL: "error",
-  PANIC: "error",
-  CRITICAL: "error",
-  WARN: "warn",
-  WARNING: "warn",
-  INFO: "info",
-  NOTICE: "info",
-  DEBUG: "debug",
-  TRACE: "debug",
-};
 
 const isWordChar = (c: number): boolean =>
   (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
