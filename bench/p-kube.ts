@@ -4,6 +4,7 @@
  * the read also reports a bare GET of the same log as its baseline (driver overhead = the ratio).
  * `npm run bench` calls `benchKube()`; `tsx bench/p-kube.ts` runs it alone.
  */
+
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -12,6 +13,7 @@ import type { DeploymentRecord } from "../lib/domain.ts";
 import { createKubeDriver } from "../lib/kube/driver.ts";
 import { createKubeconfigStore } from "../lib/kube/kubeconfig-store.ts";
 import { startKubeSim } from "../local/kube-sim/index.ts";
+import { oneClusterScenario, workloadLabels } from "../test/support/scenario.ts";
 
 export interface BenchRow {
   bench: string;
@@ -20,11 +22,7 @@ export interface BenchRow {
 
 const NOW = Date.parse("2026-11-29T12:00:00Z");
 const UID = "00000000-0000-4000-a000-000000000001";
-const LABELS = {
-  "openclaw.dev/agent": "support",
-  "openclaw.dev/revision": "d3",
-  "openclaw.dev/workload-role": "gateway",
-};
+const LABELS = workloadLabels("gateway", "d3");
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -46,32 +44,22 @@ function benchScenario(): Record<string, unknown> {
     message: `event ${i}`,
     lastTimestamp: `now-${i}m`,
   }));
-  return {
+  return oneClusterScenario({
     now: new Date(NOW).toISOString(),
-    clock: "manual",
-    clusters: [
+    clusterId: "bench",
+    namespace: "tenant-a",
+    pods: [
       {
-        id: "bench",
-        namespaces: [
-          {
-            name: "tenant-a",
-            pods: [
-              {
-                name: "gw-0",
-                uid: UID,
-                labels: LABELS,
-                createdAt: "now-1h",
-                nodeName: "node-1",
-                containers: [{ name: "gateway", restartCount: 1, logs: { current, previous: [] } }],
-              },
-            ],
-            events,
-          },
-        ],
+        name: "gw-0",
+        uid: UID,
+        labels: LABELS,
+        createdAt: "now-1h",
+        nodeName: "node-1",
+        containers: [{ name: "gateway", restartCount: 1, logs: { current, previous: [] } }],
       },
     ],
-    registry: { agents: [], grants: [] },
-  };
+    events,
+  });
 }
 
 export async function benchKube(options: { runs?: number; warmup?: number } = {}): Promise<BenchRow[]> {

@@ -5,6 +5,7 @@
  * compares each case's median with a plain 1 MiB of `.\n` through the same path in the same run,
  * interleaved so machine noise hits all alike; `worst_ratio` is the largest case ÷ plain.
  */
+
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -15,6 +16,7 @@ import { createKubeDriver } from "../lib/kube/driver.ts";
 import { createKubeconfigStore } from "../lib/kube/kubeconfig-store.ts";
 import { buildLogPage } from "../lib/runtime-logs/index.ts";
 import { startKubeSim } from "../local/kube-sim/index.ts";
+import { oneClusterScenario, workloadLabels } from "../test/support/scenario.ts";
 import { corpusPageInput, median, round } from "./corpus.ts";
 
 export const id = "P8";
@@ -32,33 +34,19 @@ const ALL = [PLAIN, ...CASES];
 const container = (i: number): string => `c${i}`;
 
 function scenario(): Record<string, unknown> {
-  return {
+  return oneClusterScenario({
     now: "2026-11-29T12:00:00Z",
-    clock: "manual",
-    clusters: [
+    clusterId: "bench",
+    namespace: "tenant-a",
+    pods: [
       {
-        id: "bench",
-        namespaces: [
-          {
-            name: "tenant-a",
-            pods: [
-              {
-                name: "gw-0",
-                uid: UID,
-                labels: {
-                  "openclaw.dev/agent": "support",
-                  "openclaw.dev/revision": "d8",
-                  "openclaw.dev/workload-role": "gateway",
-                },
-                containers: ALL.map((_, i) => ({ name: container(i) })),
-              },
-            ],
-          },
-        ],
+        name: "gw-0",
+        uid: UID,
+        labels: workloadLabels("gateway", "d8"),
+        containers: ALL.map((_, i) => ({ name: container(i) })),
       },
     ],
-    registry: { agents: [], grants: [] },
-  };
+  });
 }
 
 export async function run(

@@ -1,4 +1,5 @@
 /** Scenario builders and wiring shared by the driver's integration tests (simulator over real HTTP). */
+
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -7,16 +8,14 @@ import { createKubeDriver, type KubeDriverOptions } from "../../../lib/kube/driv
 import { createKubeconfigStore } from "../../../lib/kube/kubeconfig-store.ts";
 import type { CallOptions } from "../../../lib/kube/types.ts";
 import { type KubeSim, startKubeSim } from "../../../local/kube-sim/index.ts";
+import { workloadLabels } from "../../support/scenario.ts";
 
 export const NOW = "2026-11-29T12:00:00Z";
 export const AGENT = "support";
 export const DEPLOYMENT = "d3";
 
-export const labels = (role: "gateway" | "agent", deploymentId = DEPLOYMENT, agent = AGENT) => ({
-  "openclaw.dev/agent": agent,
-  "openclaw.dev/revision": deploymentId,
-  "openclaw.dev/workload-role": role,
-});
+export const labels = (role: "gateway" | "agent", deploymentId = DEPLOYMENT, agent = AGENT) =>
+  workloadLabels(role, deploymentId, agent);
 
 export const uid = (n: number) => `00000000-0000-4000-a000-${String(n).padStart(12, "0")}`;
 

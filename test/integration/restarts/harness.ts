@@ -3,6 +3,7 @@
  * over HTTP through the real driver and client-node with a written kubeconfig, the registry loaded
  * from the scenario. The driver and the probe run on the simulator's (manual) clock.
  */
+
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -19,6 +20,7 @@ import type { IdentityKey } from "../../../lib/runtime-logs/types.ts";
 import { type KubeSim, startKubeSim } from "../../../local/kube-sim/index.ts";
 import { loadRegistry, localCluster } from "../../../local/registry-loader.ts";
 import { type LocalDynamo, startDynalite } from "../../support/dynalite.ts";
+import { oneClusterScenario, workloadLabels } from "../../support/scenario.ts";
 
 export const NOW = "2026-11-29T12:00:00.000Z";
 export const GW_UID = "6f1c0000-0000-4000-a000-000000000001";
@@ -39,11 +41,7 @@ export interface ScenarioOptions {
   events?: unknown[];
 }
 
-export const GATEWAY_LABELS = {
-  "openclaw.dev/agent": "support",
-  "openclaw.dev/revision": "d3",
-  "openclaw.dev/workload-role": "gateway",
-};
+export const GATEWAY_LABELS = workloadLabels("gateway", "d3");
 
 /** A running gateway Pod for `pods`. */
 export function gatewayPod(name: string, uid: string, annotations: Record<string, string> = {}, extra = {}) {
@@ -60,44 +58,34 @@ export function gatewayPod(name: string, uid: string, annotations: Record<string
 }
 
 export function scenario(options: ScenarioOptions = {}) {
-  return {
+  return oneClusterScenario({
     now: options.now ?? NOW,
-    clock: "manual",
-    clusters: [
+    clusterId: CLUSTER,
+    namespace: NS,
+    cluster: { token: "sim-token-restarts", rbac: { deny: options.rbacDeny ?? [] } },
+    events: options.events ?? [],
+    pods: options.pods ?? [
       {
-        id: CLUSTER,
-        token: "sim-token-restarts",
-        rbac: { deny: options.rbacDeny ?? [] },
-        namespaces: [
+        name: "gw-0",
+        uid: GW_UID,
+        createdAt: "now-1h",
+        nodeName: "node-1",
+        annotations: options.annotations ?? {},
+        labels: GATEWAY_LABELS,
+        containers: [
           {
-            name: NS,
-            events: options.events ?? [],
-            pods: options.pods ?? [
-              {
-                name: "gw-0",
-                uid: GW_UID,
-                createdAt: "now-1h",
-                nodeName: "node-1",
-                annotations: options.annotations ?? {},
-                labels: GATEWAY_LABELS,
-                containers: [
-                  {
-                    name: "gateway",
-                    state: { running: { startedAt: "now-1h" } },
-                    logs: {
-                      current: options.currentLines ?? [
-                        [
-                          "now-59m",
-                          "gateway restart-completed signal=boot source=external new_pid=1 first_start=true",
-                        ],
-                        ["now-58m", "INFO gateway ready"],
-                      ],
-                      previous: [],
-                    },
-                  },
+            name: "gateway",
+            state: { running: { startedAt: "now-1h" } },
+            logs: {
+              current: options.currentLines ?? [
+                [
+                  "now-59m",
+                  "gateway restart-completed signal=boot source=external new_pid=1 first_start=true",
                 ],
-              },
-            ],
+                ["now-58m", "INFO gateway ready"],
+              ],
+              previous: [],
+            },
           },
         ],
       },
@@ -118,7 +106,7 @@ export function scenario(options: ScenarioOptions = {}) {
       ],
       grants: [],
     },
-  };
+  });
 }
 
 export interface Harness {
