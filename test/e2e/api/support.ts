@@ -2,8 +2,10 @@
  * Shared pieces of the HTTP end-to-end tests: a small scenario on the local stack (dynalite +
  * kube API simulator + the real handlers) and a client that speaks the contract.
  */
+
 import { randomBytes } from "node:crypto";
 import { type LocalStack, startLocalStack } from "../../../local/stack/index.ts";
+import { workloadLabels } from "../../support/scenario.ts";
 
 export const NS = "acme";
 export const CLUSTER = "c1";
@@ -69,11 +71,7 @@ export function scenario(
                 uid: GW_UID,
                 createdAt: "now-1h",
                 nodeName: "node-1",
-                labels: {
-                  "openclaw.dev/agent": "support",
-                  "openclaw.dev/revision": "d2",
-                  "openclaw.dev/workload-role": "gateway",
-                },
+                labels: workloadLabels("gateway", "d2"),
                 containers: [
                   {
                     name: "gateway",
@@ -86,11 +84,7 @@ export function scenario(
                 name: H_POD,
                 uid: H_UID,
                 createdAt: "now-1h",
-                labels: {
-                  "openclaw.dev/agent": "support",
-                  "openclaw.dev/revision": "d2",
-                  "openclaw.dev/workload-role": "agent",
-                },
+                labels: workloadLabels("agent", "d2"),
                 containers: [{ name: "harness", logs: { current: [["now-5s", "INFO harness up"]] } }],
               },
             ],

@@ -3,6 +3,8 @@
  * older one with no Pods, and one whose driver owns logging (501); principals for each path.
  * The simulator's clock is manual so appends and restarts land exactly when a test says.
  */
+import { workloadLabels } from "../../support/scenario.ts";
+
 export const NS = "acme";
 export const AGENT = "support";
 export const CLUSTER = "c1";
@@ -10,11 +12,7 @@ export const K8S_NS = "tenant-a";
 export const GW_POD = "gw-0";
 export const H_POD = "h-0";
 
-const labels = (role: string) => ({
-  "openclaw.dev/agent": AGENT,
-  "openclaw.dev/revision": "d2",
-  "openclaw.dev/workload-role": role,
-});
+const labels = (role: "gateway" | "agent") => workloadLabels(role, "d2", AGENT);
 
 export function consoleScenario() {
   const levels = ["INFO", "WARN", "ERROR", "DEBUG"];
