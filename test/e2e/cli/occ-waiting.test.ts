@@ -1,0 +1,93 @@
+/**
+ * A first run on a deployment whose container never started (issue: the CLI printed nothing and
+ * exited 0): against the local stack, `occ` says the waiting reason on stderr, names the deployment
+ * that runs the source with the `--deployment` to use, prints nothing on stdout and exits 3.
+ */
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LocalStack, startLocalStack } from "../../../local/stack/index.ts";
+import { runOcc } from "./spawn.ts";
+
+const SCENARIO = fileURLToPath(new URL("./scenario.json", import.meta.url));
+
+type Json = Record<string, unknown>;
+
+/** The shared scenario plus Agent `fresh`: f1 runs its Gateway, the active f2's is still being created. */
+function waitingScenario(): Json {
+  const s = JSON.parse(readFileSync(SCENARIO, "utf8")) as {
+    clusters: { namespaces: { pods: Json[] }[] }[];
+    registry: { agents: Json[] };
+  };
+  const gateway = (name: string, uid: string, revision: string, container: Json): Json => ({
+    name,
+    uid,
+    createdAt: "now-1h",
+    labels: {
+      "openclaw.dev/agent": "fresh",
+      "openclaw.dev/revision": revision,
+      "openclaw.dev/workload-role": "gateway",
+    },
+    containers: [{ name: "gateway", ...container }],
+  });
+  s.clusters[0]!.namespaces[0]!.pods.push(
+    gateway("fresh-gateway-old", "44444444-4444-4444-a444-444444444444", "f1", {
+      logs: { current: [["now-10m", "INFO f1 up"]] },
+    }),
+    gateway("fresh-gateway-new", "55555555-5555-4555-a555-555555555555", "f2", {
+      state: { waiting: { reason: "ContainerCreating" } },
+    }),
+  );
+  const placement = { gateway: { clusterId: "c1", namespace: "tenant-acme", plane: "control" } };
+  s.registry.agents.push({
+    namespaceId: "acme",
+    agentId: "fresh",
+    activeDeploymentId: "f2",
+    deployments: [
+      { deploymentId: "f1", revision: 1, createdAt: "now-2h", placement },
+      { deploymentId: "f2", revision: 2, createdAt: "now-5m", placement },
+    ],
+  });
+  return s;
+}
+
+let stack: LocalStack;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  stack = await startLocalStack({ scenario: waitingScenario(), port: 0, quiet: true, warm: true });
+  env = { OCC_ENDPOINT: stack.apiUrl, OCC_NAMESPACE: "acme", OCC_TOKEN: "local:alice" };
+}, 120_000);
+afterAll(async () => {
+  await stack?.close();
+});
+
+describe("a container that never started", { timeout: 120_000 }, () => {
+  const notice = [
+    "occ: the gateway container gateway of Pod fresh-gateway-new (deployment f2) has not started: ContainerCreating",
+    "occ: deployment f1 has a running gateway container (pass --deployment f1)",
+    "",
+  ].join("\n");
+
+  it("reads the active deployment, says why its container has not started, and exits 3", async () => {
+    const r = await runOcc(["agent", "logs", "fresh", "--source", "gateway"], env);
+    expect(r.stderr).toBe(notice);
+    expect(r.stdout).toBe("");
+    expect(r.code).toBe(3);
+  });
+
+  it("says the same for --deployment f2, and --deployment f1 reads the running one", async () => {
+    const waiting = await runOcc(
+      ["agent", "logs", "fresh", "--source", "gateway", "--deployment", "f2"],
+      env,
+    );
+    expect(waiting.stderr).toBe(notice);
+    expect(waiting.code).toBe(3);
+    const running = await runOcc(
+      ["agent", "logs", "fresh", "--source", "gateway", "--deployment", "f1"],
+      env,
+    );
+    expect(running.code).toBe(0);
+    expect(running.stdout).toMatch(/Z INFO {2}f1 up$/m);
+  });
+});
