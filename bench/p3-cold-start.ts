@@ -58,6 +58,7 @@ const IMPORT_ENV: Record<string, string> = {
   [ENV.auditTable]: "bench-audit",
   [ENV.cursorKeySecret]: "arn:aws:secretsmanager:us-east-1:000000000000:secret:bench-cursor",
   [ENV.identityKeySecret]: "arn:aws:secretsmanager:us-east-1:000000000000:secret:bench-identity",
+  [ENV.auditArchiveBucket]: "bench-archive",
   AWS_REGION: "us-east-1",
   AWS_ACCESS_KEY_ID: "bench",
   AWS_SECRET_ACCESS_KEY: "bench",

@@ -52,6 +52,8 @@ export const TABLE_ACCESS: Record<FunctionName, Partial<Record<TableKey, TableAc
   },
   // The public `/health` reads nothing.
   health: {},
+  // Reads the Audit table's stream, not the table (infra/constructs/audit-archive.ts grants it).
+  "audit-archive": {},
   // Lists running Agents through the sparse `running` GSI, keeps its last observation in State,
   // records restarts.
   "health-probe": {
@@ -79,6 +81,7 @@ export const SECRET_ACCESS: Record<FunctionName, readonly SecretKey[]> = {
   logs: [...KEYS, "kubeconfigs", "openshell"],
   download: [...KEYS, "kubeconfigs", "openshell"],
   health: [],
+  "audit-archive": [],
   // Checks every cluster and every sandbox gateway.
   "health-probe": [...KEYS, "kubeconfigs", "openshell"],
 };

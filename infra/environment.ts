@@ -23,6 +23,8 @@ export interface EnvironmentInput {
   identityKeySecret: string;
   kubeconfigSecretPrefix: string;
   limits: LimitSettings;
+  /** The audit items' TTL, equal to the archive's lock. */
+  auditRetentionDays: number;
 }
 
 export function functionEnvironment(input: EnvironmentInput): FunctionEnvironment {
@@ -34,6 +36,7 @@ export function functionEnvironment(input: EnvironmentInput): FunctionEnvironmen
     [ENV.cursorKeySecret]: input.cursorKeySecret,
     [ENV.identityKeySecret]: input.identityKeySecret,
     [ENV.kubeconfigSecretPrefix]: input.kubeconfigSecretPrefix,
+    [ENV.auditRetentionDays]: String(input.auditRetentionDays),
     // Stack traces point into the TypeScript sources, not the minified bundle.
     NODE_OPTIONS: "--enable-source-maps",
   };
@@ -51,4 +54,9 @@ export function functionEnvironment(input: EnvironmentInput): FunctionEnvironmen
 /** The `/health` function's environment: the feature switch alone. */
 export function healthEnvironment(runtimeLogsEnabled: boolean): FunctionEnvironment {
   return { [ENV.enabled]: String(runtimeLogsEnabled), NODE_OPTIONS: "--enable-source-maps" };
+}
+
+/** The audit archive consumer's environment: its bucket. */
+export function archiveEnvironment(bucketName: string): FunctionEnvironment {
+  return { [ENV.auditArchiveBucket]: bucketName, NODE_OPTIONS: "--enable-source-maps" };
 }

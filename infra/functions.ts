@@ -1,12 +1,12 @@
 /**
- * The five Lambda functions and how they are bundled: one place for the stack, the bundle-size test
+ * The Lambda functions and how they are bundled: one place for the stack, the bundle-size test
  * and the cold-start bench, so what is measured is what is deployed.
  */
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BuildOptions } from "esbuild";
 
-export type FunctionName = "status" | "logs" | "download" | "health" | "health-probe";
+export type FunctionName = "status" | "logs" | "download" | "health" | "health-probe" | "audit-archive";
 
 export interface FunctionSpec {
   name: FunctionName;
@@ -62,6 +62,15 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     memoryMiB: 512,
     timeoutSeconds: 60,
     reservedConcurrency: 1,
+  },
+  // Consumes the Audit table's change stream into the Object-Locked archive (docs/audit-archive.md);
+  // a batch of 100 small records is 100 PutObject calls.
+  {
+    name: "audit-archive",
+    description: "Audit change stream to the Object-Locked archive",
+    memoryMiB: 256,
+    timeoutSeconds: 60,
+    reservedConcurrency: 5,
   },
 ];
 

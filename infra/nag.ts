@@ -88,6 +88,27 @@ export function acknowledgements(stack: RuntimeLogsStack): Acknowledgement[] {
         "cluster data, and is throttled with the stage. Every other route has the authorizer.",
     });
   }
+  const archiveBucket = stack.getLogicalId(stack.archiveBucket.bucket.node.defaultChild as never);
+  list.push({
+    construct: stack.functions["audit-archive"].role,
+    id: rule(`AwsSolutions-IAM5[Resource::<${archiveBucket}.Arn>/*]`),
+    reason:
+      "The archive consumer writes one new object per stream record under keys made from the record, " +
+      "so only the bucket's object pattern can name them; the action is s3:PutObject alone and deletes " +
+      "and retention changes are explicitly denied.",
+  });
+  list.push({
+    construct: stack.auditArchive.failures,
+    id: rule("AwsSolutions-SQS3"),
+    reason:
+      "This queue is itself the failure destination of the audit stream's event source mapping (records " +
+      "that could not be archived after the retries); cdk-nag does not see Lambda on-failure destinations.",
+  });
+  list.push({
+    construct: stack.archiveBucket.logBucket,
+    id: rule("AwsSolutions-S1"),
+    reason: "This is the access-log bucket of the audit archive itself; logging it into itself would loop.",
+  });
   list.push({
     construct: stack.probeDeadLetters,
     id: rule("AwsSolutions-SQS3"),

@@ -21,6 +21,7 @@ import {
   type TableKey,
 } from "./access.ts";
 import { ServiceAlarms } from "./constructs/alarms.ts";
+import { AuditArchive, AuditArchiveBucket } from "./constructs/audit-archive.ts";
 import { ConsoleSite } from "./constructs/console.ts";
 import { RuntimeLogsApi } from "./constructs/http-api.ts";
 import { KUBECONFIG_SECRET_PREFIX, ServiceKeys } from "./constructs/keys.ts";
@@ -33,7 +34,7 @@ import {
   secretPrefixArn,
 } from "./constructs/service-function.ts";
 import { ServiceTables } from "./constructs/tables.ts";
-import { functionEnvironment, healthEnvironment } from "./environment.ts";
+import { archiveEnvironment, functionEnvironment, healthEnvironment } from "./environment.ts";
 import { defaultEntry, FUNCTIONS, type FunctionName } from "./functions.ts";
 import type { StackSettings } from "./settings.ts";
 
@@ -48,6 +49,8 @@ export class RuntimeLogsStack extends Stack {
   readonly keys: ServiceKeys;
   readonly network: ServiceNetwork | undefined;
   readonly functions: Record<FunctionName, ServiceFunction>;
+  readonly archiveBucket: AuditArchiveBucket;
+  readonly auditArchive: AuditArchive;
   readonly api: RuntimeLogsApi;
   readonly probeSchedule: Schedule;
   readonly probeScheduleRole: Role;
@@ -73,7 +76,20 @@ export class RuntimeLogsStack extends Stack {
       identityKeySecret: this.keys.identityKey.secretArn,
       kubeconfigSecretPrefix: KUBECONFIG_SECRET_PREFIX,
       limits: settings.limits,
+      auditRetentionDays: settings.auditRetentionDays,
     });
+    this.archiveBucket = new AuditArchiveBucket(this, "AuditArchiveBucket", {
+      retentionDays: settings.auditRetentionDays,
+      key: this.keys.encryptionKey,
+    });
+    // `/health` reads the feature switch only and the archive consumer its bucket: neither learns a
+    // table or secret name.
+    const environmentOf = (name: FunctionName) =>
+      name === "health"
+        ? healthEnvironment(settings.runtimeLogsEnabled)
+        : name === "audit-archive"
+          ? archiveEnvironment(this.archiveBucket.bucket.bucketName)
+          : { ...environment };
     const secretArns: Record<SecretKey, string> = {
       cursorKey: this.keys.cursorKey.secretArn,
       identityKey: this.keys.identityKey.secretArn,
@@ -96,10 +112,12 @@ export class RuntimeLogsStack extends Stack {
       const fn = new ServiceFunction(this, pascal(spec.name), {
         spec,
         entry: props.entries?.[spec.name] ?? defaultEntry(spec.name),
-        // `/health` reads the feature switch only; it learns no table or secret name.
-        environment:
-          spec.name === "health" ? healthEnvironment(settings.runtimeLogsEnabled) : { ...environment },
-        network: this.network?.placement(SECRET_ACCESS[spec.name].includes("openshell")),
+        environment: environmentOf(spec.name),
+        // The archive consumer talks to S3 only, outside the VPC; the others may reach clusters.
+        network:
+          spec.name === "audit-archive"
+            ? undefined
+            : this.network?.placement(SECRET_ACCESS[spec.name].includes("openshell")),
         reservedConcurrency: settings.reservedConcurrency[spec.name] ?? spec.reservedConcurrency,
       });
       const grants = Object.entries(TABLE_ACCESS[spec.name]) as [TableKey, TableAccess][];
@@ -134,6 +152,12 @@ export class RuntimeLogsStack extends Stack {
       functions[spec.name] = fn;
     }
     this.functions = functions;
+    this.auditArchive = new AuditArchive(this, "AuditDelivery", {
+      table: this.tables.audit,
+      archive: this.archiveBucket,
+      consumer: functions["audit-archive"],
+      key: this.keys.encryptionKey,
+    });
 
     this.api = new RuntimeLogsApi(this, "Http", {
       authorizer: settings.authorizer,
@@ -196,6 +220,10 @@ export class RuntimeLogsStack extends Stack {
     new CfnOutput(this, "RegistryTableName", { value: this.tables.registry.tableName });
     new CfnOutput(this, "StateTableName", { value: this.tables.state.tableName });
     new CfnOutput(this, "AuditTableName", { value: this.tables.audit.tableName });
+    new CfnOutput(this, "AuditArchiveBucketName", {
+      description: "Object-Locked archive of every audit write",
+      value: this.archiveBucket.bucket.bucketName,
+    });
   }
 }
 

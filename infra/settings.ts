@@ -39,6 +39,11 @@ export interface StackSettings {
   limits: LimitSettings;
   /** An existing SNS topic the alarms notify (synth warns loudly without one). */
   alarmTopicArn: string | undefined;
+  /**
+   * Days audit items live (the table's TTL) and each archived record stays locked in compliance mode
+   * (context `auditRetentionDays`, default 400).
+   */
+  auditRetentionDays: number;
   /** A customer-managed KMS key for tables, secrets and the audit archive (context `cmk`, default on). */
   cmk: boolean;
   /** Per-function overrides of the reserved concurrency of infra/functions.ts. */
@@ -60,7 +65,10 @@ export const CONTEXT = {
   alarmTopicArn: "alarmTopicArn",
   reservedConcurrency: "reservedConcurrency",
   cmk: "cmk",
+  auditRetentionDays: "auditRetentionDays",
 } as const;
+
+export const DEFAULT_AUDIT_RETENTION_DAYS = 400;
 
 export class SettingsError extends Error {
   override name = "SettingsError";
@@ -191,7 +199,7 @@ function readLimits(get: Lookup): LimitSettings {
   return limits;
 }
 
-const FUNCTION_NAMES = ["status", "logs", "download", "health", "health-probe"];
+const FUNCTION_NAMES = ["status", "logs", "download", "health", "health-probe", "audit-archive"];
 
 function readReservedConcurrency(get: Lookup): Partial<Record<string, number>> {
   let value = get(CONTEXT.reservedConcurrency);
@@ -221,6 +229,17 @@ function readReservedConcurrency(get: Lookup): Partial<Record<string, number>> {
   return out;
 }
 
+/** Whole days, at least 1 and at most 100 years (S3 Object Lock's limit is 36 500 days). */
+function readRetentionDays(get: Lookup): number {
+  const raw = get(CONTEXT.auditRetentionDays);
+  if (raw === undefined || raw === "") return DEFAULT_AUDIT_RETENTION_DAYS;
+  const days = typeof raw === "number" ? raw : /^[0-9]{1,5}$/.test(String(raw)) ? Number(raw) : Number.NaN;
+  if (!Number.isInteger(days) || days < 1 || days > 36_500) {
+    throw new SettingsError(`Context "auditRetentionDays" must be a whole number of days (1-36500).`);
+  }
+  return days;
+}
+
 /** Reads every setting from a construct node's context (usually the App's). */
 export function readSettings(node: Node): StackSettings {
   return settingsFrom((key) => node.tryGetContext(key));
@@ -240,5 +259,6 @@ export function settingsFrom(get: Lookup): StackSettings {
     alarmTopicArn,
     reservedConcurrency: readReservedConcurrency(get),
     cmk: readBoolean(get, CONTEXT.cmk, true),
+    auditRetentionDays: readRetentionDays(get),
   };
 }

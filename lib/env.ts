@@ -17,6 +17,8 @@ export const ENV = {
   kubeconfigSecretPrefix: "KUBECONFIG_SECRET_PREFIX",
   allowInsecureClusters: "ALLOW_INSECURE_CLUSTERS",
   auditRetentionDays: "AUDIT_RETENTION_DAYS",
+  /** The audit archive consumer only: the Object-Locked bucket every audit change lands in. */
+  auditArchiveBucket: "AUDIT_ARCHIVE_BUCKET",
   limitBurst: "LIMIT_BURST",
   limitRatePerSecond: "LIMIT_RATE_PER_SECOND",
   limitDownloadCost: "LIMIT_DOWNLOAD_COST",

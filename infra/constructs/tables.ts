@@ -5,6 +5,7 @@ import {
   AttributeType,
   Billing,
   type CfnGlobalTable,
+  StreamViewType,
   TableV2,
 } from "aws-cdk-lib/aws-dynamodb";
 import type { IKey } from "aws-cdk-lib/aws-kms";
@@ -42,6 +43,7 @@ export function tableFromDefinition(
     pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: def.pointInTimeRecovery },
     deletionProtection: def.deletionProtection,
     removalPolicy: def.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    ...(options.stream ? { dynamoStream: options.stream } : {}),
   });
   if (options.key) {
     // TableV2's own customer-managed-key option needs a stack bound to a region; this stack stays
@@ -53,9 +55,11 @@ export function tableFromDefinition(
   return table;
 }
 
-/** What the stack adds to a definition: the customer-managed key (`cmk`). */
+/** What the stack adds to a definition: the customer-managed key (`cmk`), a change stream. */
 export interface TableOptions {
   key?: IKey | undefined;
+  /** A change stream (the Audit table's feeds the archive). */
+  stream?: StreamViewType;
 }
 
 export class ServiceTables extends Construct {
@@ -67,7 +71,11 @@ export class ServiceTables extends Construct {
     super(scope, id);
     this.registry = tableFromDefinition(this, REGISTRY_TABLE, { key: props.key });
     this.state = tableFromDefinition(this, STATE_TABLE, { key: props.key });
-    this.audit = tableFromDefinition(this, AUDIT_TABLE, { key: props.key });
+    // New and old images: the archive keeps what an item became and what it was before.
+    this.audit = tableFromDefinition(this, AUDIT_TABLE, {
+      key: props.key,
+      stream: StreamViewType.NEW_AND_OLD_IMAGES,
+    });
   }
 
   get names(): TableNames {

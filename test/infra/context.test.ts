@@ -50,8 +50,14 @@ describe("authorizer=jwt, runtimeLogsEnabled=false, limits", () => {
 
   it("turns the feature off through the environment and applies the limits", () => {
     const health = s.stack.getLogicalId(s.stack.functions.health.fn.node.defaultChild as never);
+    const archive = s.stack.getLogicalId(s.stack.functions["audit-archive"].fn.node.defaultChild as never);
     for (const [id, fn] of serviceFunctions(s.template)) {
       const vars = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      // The archive consumer archives whether or not the feature is on: it knows only its bucket.
+      if (id === archive) {
+        expect(Object.keys(vars).sort()).toEqual([ENV.auditArchiveBucket, "NODE_OPTIONS"].sort());
+        continue;
+      }
       expect(vars[ENV.enabled]).toBe("false");
       // `/health` reports the switch and reads nothing else.
       if (id === health) {
@@ -87,7 +93,13 @@ describe("vpcId + subnetIds + routeTableIds", () => {
 
   it("places every function in the subnets with the service security group", () => {
     const sgId = s.stack.getLogicalId(s.stack.network!.functionSecurityGroup.node.defaultChild as never);
-    for (const [, fn] of resources(s.template, "AWS::Lambda::Function")) {
+    const archive = s.stack.getLogicalId(s.stack.functions["audit-archive"].fn.node.defaultChild as never);
+    for (const [id, fn] of resources(s.template, "AWS::Lambda::Function")) {
+      // The archive consumer talks to S3 and the stream only: it stays outside the VPC.
+      if (id === archive) {
+        expect(fn.Properties.VpcConfig).toBeUndefined();
+        continue;
+      }
       expect(fn.Properties.VpcConfig).toEqual({
         SubnetIds: VPC.subnetIds.split(","),
         SecurityGroupIds: [{ "Fn::GetAtt": [sgId, "GroupId"] }],
@@ -164,6 +176,7 @@ describe("vpc + openshellPorts: sandbox readers reach the OpenShell gateways", (
       expect.objectContaining({ CidrIp: "0.0.0.0/0", IpProtocol: "tcp", FromPort: 8443, ToPort: 8443 }),
     ]);
     for (const [name, fn] of Object.entries(s.stack.functions)) {
+      if (name === "audit-archive") continue;
       const props =
         s.template.toJSON().Resources[s.stack.getLogicalId(fn.fn.node.defaultChild as never)].Properties;
       const groups = props.VpcConfig.SecurityGroupIds.map(

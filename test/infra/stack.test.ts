@@ -54,7 +54,8 @@ function allStatementsOf(name: FunctionName): Statement[] {
 /** Logical IDs of the tables a statement's resources name. */
 function tablesNamed(st: Statement): TableKey[] {
   const text = JSON.stringify(st.Resource);
-  return (["registry", "state", "audit"] as const).filter((t) => text.includes(`"${logicalIds[t]}"`));
+  // The table's ARN (and its index ARNs), not its stream's (the archive consumer's, tested apart).
+  return (["registry", "state", "audit"] as const).filter((t) => text.includes(`"${logicalIds[t]}","Arn"`));
 }
 
 describe("tables (from lib/state/tables.ts)", () => {
@@ -152,26 +153,31 @@ describe("functions", () => {
       expect(fn.Runtime).toBe("nodejs22.x");
       expect(fn.Architectures).toEqual(["arm64"]);
       expect(fn.Handler).toBe("index.handler");
-      expect(fn.Timeout).toBe(name === "health-probe" ? 60 : 12);
+      expect(fn.Timeout).toBe(name === "health-probe" || name === "audit-archive" ? 60 : 12);
       expect(fn.MemorySize).toBe(spec.memoryMiB);
       const switchOnly = { [ENV.enabled]: "true", NODE_OPTIONS: "--enable-source-maps" };
+      const archive = s.stack.getLogicalId(s.stack.archiveBucket.bucket.node.defaultChild as never);
+      const bucketOnly = { [ENV.auditArchiveBucket]: { Ref: archive }, NODE_OPTIONS: "--enable-source-maps" };
       expect(fn.Environment.Variables).toEqual(
         name === "health"
           ? switchOnly
-          : {
-              [ENV.enabled]: "true",
-              [ENV.registryTable]: { Ref: logicalIds.registry },
-              [ENV.stateTable]: { Ref: logicalIds.state },
-              [ENV.auditTable]: { Ref: logicalIds.audit },
-              [ENV.cursorKeySecret]: {
-                Ref: s.stack.getLogicalId(s.stack.keys.cursorKey.node.defaultChild as never),
+          : name === "audit-archive"
+            ? bucketOnly
+            : {
+                [ENV.enabled]: "true",
+                [ENV.registryTable]: { Ref: logicalIds.registry },
+                [ENV.stateTable]: { Ref: logicalIds.state },
+                [ENV.auditTable]: { Ref: logicalIds.audit },
+                [ENV.cursorKeySecret]: {
+                  Ref: s.stack.getLogicalId(s.stack.keys.cursorKey.node.defaultChild as never),
+                },
+                [ENV.identityKeySecret]: {
+                  Ref: s.stack.getLogicalId(s.stack.keys.identityKey.node.defaultChild as never),
+                },
+                [ENV.kubeconfigSecretPrefix]: "runtime-logs/clusters/",
+                [ENV.auditRetentionDays]: "400",
+                NODE_OPTIONS: "--enable-source-maps",
               },
-              [ENV.identityKeySecret]: {
-                Ref: s.stack.getLogicalId(s.stack.keys.identityKey.node.defaultChild as never),
-              },
-              [ENV.kubeconfigSecretPrefix]: "runtime-logs/clusters/",
-              NODE_OPTIONS: "--enable-source-maps",
-            },
       );
       // Every variable set is one the functions read (lib/config.ts).
       const known = new Set<string>([...Object.values(ENV), "NODE_OPTIONS"]);
@@ -185,7 +191,7 @@ describe("functions", () => {
 
   it("gives HTTP functions 12 s and logs/download more memory than status", () => {
     s.template.resourcePropertiesCountIs("AWS::Lambda::Function", { Timeout: 12 }, 4);
-    s.template.resourcePropertiesCountIs("AWS::Lambda::Function", { Timeout: 60 }, 1);
+    s.template.resourcePropertiesCountIs("AWS::Lambda::Function", { Timeout: 60 }, 2);
     s.template.resourcePropertiesCountIs("AWS::Lambda::Function", { MemorySize: 1024 }, 2);
   });
 
@@ -233,6 +239,7 @@ describe("IAM (least privilege)", () => {
       logs: { registry: read, state: limiter, audit: ["dynamodb:PutItem"] },
       download: { registry: read, state: limiter, audit: ["dynamodb:PutItem"] },
       health: {},
+      "audit-archive": {},
       "health-probe": {
         registry: read,
         state: limiter,
@@ -296,6 +303,7 @@ describe("IAM (least privilege)", () => {
       logs: ["cursorKey", "identityKey", "kubeconfigs", "openshell"],
       download: ["cursorKey", "identityKey", "kubeconfigs", "openshell"],
       health: [],
+      "audit-archive": [],
       "health-probe": ["cursorKey", "identityKey", "kubeconfigs", "openshell"],
     });
   });
@@ -330,7 +338,9 @@ describe("immutable audit", () => {
     "%s: explicitly denied DeleteItem and BatchWriteItem on the Audit table and its indexes",
     (name) => {
       const audit = logicalIds.audit;
-      const denies = allStatementsOf(name).filter((st) => st.Effect === "Deny");
+      const denies = allStatementsOf(name).filter(
+        (st) => st.Effect === "Deny" && actionsOf(st).some((a) => a.startsWith("dynamodb:")),
+      );
       expect(denies).toEqual([
         {
           Effect: "Deny",
