@@ -100,21 +100,22 @@ export function redact(text: string, options: RedactOptions = {}): string {
   // Printable ASCII holds no private-use character and is its own shadow.
   const plain = isPlain(text);
   const original = plain ? text : neutralizePrivateUse(text);
-  const shadow: Shadow = plain ? { text, start: null, end: null, invisible: false } : shadowOf(original);
+  const shadow: Shadow | null = plain ? null : shadowOf(original);
   // Protecting, pseudonymizing and masking only put placeholders in, which complete no trigger
   // word: the triggers of the shadow hold for every later step.
-  const f = TRIGGERS.of(shadow.text);
+  const f = TRIGGERS.of(shadow?.text ?? text);
   let out: string;
   if (f === 0 && options.event === undefined) {
-    out = shadow.invisible ? neutralizeInvisible(original) : original;
+    out = shadow?.invisible ? neutralizeInvisible(original) : original;
   } else {
     const values: string[] = [];
+    const whole: Shadow = shadow ?? { text, start: null, end: null, invisible: false };
     startLedger();
-    let s = protectExisting(shadow.text, values);
+    let s = protectExisting(whole.text, values);
     if (f & F_IDENTITY) s = protectIdentities(s, options.identity ?? null, values);
     if (options.event !== undefined) s = maskEventNames(s, options.event);
     s = redactChain(s, f);
-    out = assemble(original, shadow, s, values);
+    out = assemble(original, whole, s, values);
   }
   if (short && (f & F_IDENTITY) === 0) {
     if (REMEMBERED.size >= REMEMBER_MAX_ENTRIES) REMEMBERED.clear();
