@@ -32,6 +32,12 @@ export interface ServiceKeys {
   identity: IdentityKeys;
 }
 
+/**
+ * The keys of a container; `refreshFailing` says whether stale keys are being served because their
+ * store failed (the probe reports it, requests go on with the last good keys).
+ */
+export type KeyProvider = (() => Promise<ServiceKeys>) & { refreshFailing?: () => boolean };
+
 export class KeyLoadError extends Error {
   override name = "KeyLoadError";
 }
@@ -84,7 +90,7 @@ export function createKeyProvider(options: {
   secrets: () => SecretsManagerClient;
   now?: () => number;
   random?: () => number;
-}): () => Promise<ServiceKeys> {
+}): KeyProvider {
   const cache = new SecretCache<KeyRing>({
     ttlMs: REFRESH_MS,
     ...(options.now ? { now: options.now } : {}),
@@ -95,10 +101,11 @@ export function createKeyProvider(options: {
   const cursor = ring("cursor");
   const identity = ring("identity");
   let last: ServiceKeys | undefined;
-  return async () => {
+  const keys = async () => {
     const [c, i] = await Promise.all([cursor(), identity()]);
     // The same object while neither key changed: callers may cache what they derive from it.
     if (last?.cursor !== c || last.identity !== i) last = { cursor: c, identity: i };
     return last;
   };
+  return Object.assign(keys, { refreshFailing: () => cache.refreshFailing() });
 }

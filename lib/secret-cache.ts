@@ -68,6 +68,15 @@ export class SecretCache<V> {
     return this.#load(entry, load);
   }
 
+  /**
+   * Whether a value is being served past its TTL because its refresh failed: requests go on, but
+   * the health probe must say the store is failing.
+   */
+  refreshFailing(): boolean {
+    for (const entry of this.#entries.values()) if (entry.good && entry.lastError !== undefined) return true;
+    return false;
+  }
+
   /** A clock that stepped back never stretches a wait past the longest backoff. */
   #backoffOver(entry: Entry<V>, now: number): boolean {
     return now >= entry.retryAt || entry.retryAt - now > this.#max;

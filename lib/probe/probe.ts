@@ -7,7 +7,7 @@
 import { isServiceError } from "../api/errors.ts";
 import { mapLimited } from "../concurrency.ts";
 import type { DeploymentRecord } from "../domain.ts";
-import type { ServiceKeys } from "../keys.ts";
+import type { KeyProvider, ServiceKeys } from "../keys.ts";
 import type { KubeDriver } from "../kube/driver.ts";
 import type { SandboxDriver } from "../openshell/driver.ts";
 import type { RegistryStore } from "../registry/store.ts";
@@ -50,7 +50,7 @@ export interface ProbeDeps {
   /** `Health` per OpenShell gateway; absent, the gateways check has nothing to check. */
   sandbox?: Pick<SandboxDriver, "health">;
   tables: TablePing[];
-  keys: () => Promise<ServiceKeys>;
+  keys: KeyProvider;
   restarts: RestartStore;
   observations: ObservationStore;
   log: ProbeLog;
@@ -95,7 +95,10 @@ async function checkStores(deps: ProbeDeps, budget: Budget): Promise<StoresCheck
   let keys: StoresCheck["keys"];
   try {
     await deps.keys();
-    keys = { status: "ok" };
+    // Requests are served with the last good keys while their store fails: the probe must not be.
+    keys = deps.keys.refreshFailing?.()
+      ? { status: "degraded", errorCode: "KEY_REFRESH_FAILING" }
+      : { status: "ok" };
   } catch {
     keys = { status: "failed", errorCode: "KEY_UNAVAILABLE" };
   }

@@ -7,7 +7,7 @@ import type { Logger } from "@aws-lambda-powertools/logger";
 import { SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { DynamoAuditSink } from "../audit/sink.ts";
 import type { ServiceConfig } from "../config.ts";
-import { createKeyProvider, type ServiceKeys } from "../keys.ts";
+import { createKeyProvider, type KeyProvider } from "../keys.ts";
 import type { KubeDriver } from "../kube/driver.ts";
 import { lazyKubeDriver } from "../kube/lazy-driver.ts";
 import { DynamoLimiter, type Limiter } from "../limiter/limiter.ts";
@@ -32,7 +32,7 @@ export interface ServiceDeps {
   sandbox: SandboxDriver;
   /** The log sources' readers, over the drivers above. */
   readers: SourceReaders;
-  keys: () => Promise<ServiceKeys>;
+  keys: KeyProvider;
   logger: Logger;
 }
 

@@ -228,6 +228,15 @@ describe("health probe: report", () => {
     );
     expect(broken.checks.stores).toMatchObject({ status: "failed", keys: { status: "failed" } });
     expect(broken.status).toBe("failed");
+    // Stale keys served because their refresh fails: requests go on, the probe says so.
+    const good = harness.probeDeps().keys;
+    const stale = await runHealthProbe(
+      harness.probeDeps({ keys: Object.assign(() => good(), { refreshFailing: () => true }) }),
+    );
+    expect(stale.checks.stores).toMatchObject({
+      status: "degraded",
+      keys: { status: "degraded", errorCode: "KEY_REFRESH_FAILING" },
+    });
   });
 
   it("a spent time budget marks the result partial instead of silently skipping", async () => {

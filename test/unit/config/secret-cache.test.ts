@@ -94,6 +94,7 @@ describe("SecretCache", () => {
     clock.now = TTL;
     s.down = true;
     await outage(cache, s, clock, 1_000, 60_000);
+    expect(cache.refreshFailing()).toBe(true);
     s.down = false;
     s.value = "v2";
     const calls = s.calls;
@@ -103,6 +104,7 @@ describe("SecretCache", () => {
     expect(s.calls).toBe(calls + 1);
     await settle();
     expect(await cache.get("k", s.load)).toBe("v2");
+    expect(cache.refreshFailing()).toBe(false);
   });
 
   it("jitter spreads the retries of containers that failed together", async () => {
