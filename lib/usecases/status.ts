@@ -1,9 +1,11 @@
 /**
  * The status routes: the runtime description, the deployments list, and `/health` (its own function).
  */
+
 import type { AgentPath, DeploymentPath } from "../api/schemas.ts";
 import type { DeploymentRecord } from "../domain.ts";
-import type { RuntimeObservation } from "../kube/types.ts";
+import type { RuntimeDescription, RuntimeObservation } from "../kube/types.ts";
+import type { RestartRecord } from "../restarts/index.ts";
 import type { ServiceDeps } from "../service/deps.ts";
 import { authorizeAgent, requireFeatureEnabled, resolveDeployment } from "./access.ts";
 import { withLease } from "./lease.ts";
@@ -29,15 +31,18 @@ export type RestartsProvider = (input: {
   deployment: DeploymentRecord;
   runtime: RuntimeObservation;
   scope: RequestScope;
-}) => Promise<unknown[]>;
+}) => Promise<RestartRecord[]>;
 
 export type StatusDeps = ServiceDeps & { restarts?: RestartsProvider };
+
+/** The runtime route's data: the description and the newest restart records. */
+export type RuntimeStatus = RuntimeDescription & { restarts: RestartRecord[] };
 
 export async function getRuntimeStatus(
   request: DeploymentRequest,
   scope: RequestScope,
   deps: StatusDeps,
-): Promise<unknown> {
+): Promise<RuntimeStatus> {
   const agent = await admitStatusRead(request, scope, deps, "status");
   const deployment = await resolveDeployment(deps.registry, agent, request.path.deploymentId);
   return withLease(deps, scope, { principalId: request.principalId, agent, cost: 1 }, async () => {
@@ -46,7 +51,7 @@ export async function getRuntimeStatus(
       signal: scope.deadline.signal,
       deadline: scope.deadline.at,
     });
-    let restarts: unknown[] = [];
+    let restarts: RestartRecord[] = [];
     if (deps.restarts) {
       try {
         restarts = await deps.restarts({ deployment, runtime, scope });
