@@ -10,9 +10,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { DeploymentRecord } from "../lib/domain.ts";
-import { createKubeDriver } from "../lib/kube/driver.ts";
-import { createKubeconfigStore } from "../lib/kube/kubeconfig-store.ts";
 import { startKubeSim } from "../local/kube-sim/index.ts";
+import { driverOverFiles } from "../test/support/kube-driver.ts";
 import { oneClusterScenario, workloadLabels } from "../test/support/scenario.ts";
 
 export interface BenchRow {
@@ -68,17 +67,7 @@ export async function benchKube(options: { runs?: number; warmup?: number } = {}
   const sim = await startKubeSim({ scenario: benchScenario() });
   try {
     const files = await sim.writeKubeconfigs(mkdtempSync(path.join(tmpdir(), "bench-kube-")));
-    const driver = createKubeDriver({
-      kubeconfigs: createKubeconfigStore({
-        allowInsecureClusters: true,
-        secretPrefix: "runtime-logs/clusters/",
-      }),
-      getCluster: async (clusterId) => ({
-        clusterId,
-        kubeconfigRef: `file:${files[clusterId]}`,
-        allowStaticCredentials: true,
-      }),
-    });
+    const driver = driverOverFiles(files);
     const placement = { clusterId: "bench", namespace: "tenant-a", plane: "control" as const };
     const deployment: DeploymentRecord = {
       namespaceId: "acme",

@@ -12,10 +12,9 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import type { DeploymentRecord } from "../lib/domain.ts";
-import { createKubeDriver } from "../lib/kube/driver.ts";
-import { createKubeconfigStore } from "../lib/kube/kubeconfig-store.ts";
 import { buildLogPage } from "../lib/runtime-logs/index.ts";
 import { startKubeSim } from "../local/kube-sim/index.ts";
+import { driverOverFiles } from "../test/support/kube-driver.ts";
 import { oneClusterScenario, workloadLabels } from "../test/support/scenario.ts";
 import { corpusPageInput, median, round } from "./corpus.ts";
 
@@ -69,17 +68,7 @@ export async function run(
       });
     });
     const files = await sim.writeKubeconfigs(mkdtempSync(path.join(tmpdir(), "bench-p8-")));
-    const driver = createKubeDriver({
-      kubeconfigs: createKubeconfigStore({
-        allowInsecureClusters: true,
-        secretPrefix: "runtime-logs/clusters/",
-      }),
-      getCluster: async (clusterId) => ({
-        clusterId,
-        kubeconfigRef: `file:${files[clusterId]}`,
-        allowStaticCredentials: true,
-      }),
-    });
+    const driver = driverOverFiles(files);
     const deployment: DeploymentRecord = {
       namespaceId: "acme",
       agentId: "support",

@@ -4,10 +4,10 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { DeploymentRecord } from "../../../lib/domain.ts";
-import { createKubeDriver, type KubeDriverOptions } from "../../../lib/kube/driver.ts";
-import { createKubeconfigStore } from "../../../lib/kube/kubeconfig-store.ts";
+import type { createKubeDriver, KubeDriverOptions } from "../../../lib/kube/driver.ts";
 import type { CallOptions } from "../../../lib/kube/types.ts";
 import { type KubeSim, startKubeSim } from "../../../local/kube-sim/index.ts";
+import { driverOverFiles } from "../../support/kube-driver.ts";
 import { workloadLabels } from "../../support/scenario.ts";
 
 export const NOW = "2026-11-29T12:00:00Z";
@@ -81,18 +81,7 @@ export async function harness(raw: Json, options: Partial<KubeDriverOptions> = {
   const sim = await startKubeSim({ scenario: raw });
   const dir = mkdtempSync(path.join(tmpdir(), "kube-it-"));
   const kubeconfigs = await sim.writeKubeconfigs(dir);
-  const store = createKubeconfigStore({
-    allowInsecureClusters: true,
-    secretPrefix: "runtime-logs/clusters/",
-  });
-  const driver = createKubeDriver({
-    kubeconfigs: store,
-    getCluster: async (clusterId) =>
-      kubeconfigs[clusterId]
-        ? { clusterId, kubeconfigRef: `file:${kubeconfigs[clusterId]}`, allowStaticCredentials: true }
-        : undefined,
-    ...options,
-  });
+  const driver = driverOverFiles(kubeconfigs, options);
   const call = (overrides: Partial<CallOptions> = {}): CallOptions => ({
     signal: new AbortController().signal,
     deadline: Date.now() + 10_000,

@@ -12,9 +12,9 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { RolePlacement } from "../../../lib/domain.ts";
 import { createKubeDriver } from "../../../lib/kube/driver.ts";
-import { createKubeconfigStore } from "../../../lib/kube/kubeconfig-store.ts";
 import type { CallStats } from "../../../lib/kube/types.ts";
 import { failure } from "../../support/failure.ts";
+import { localKubeconfigStore } from "../../support/kube-driver.ts";
 import { deployment, labels, uid } from "./fixtures.ts";
 
 type Handler = (url: URL, res: http.ServerResponse) => void;
@@ -132,10 +132,7 @@ beforeAll(async () => {
     }),
   );
   driver = createKubeDriver({
-    kubeconfigs: createKubeconfigStore({
-      allowInsecureClusters: true,
-      secretPrefix: "runtime-logs/clusters/",
-    }),
+    kubeconfigs: localKubeconfigStore(),
     getCluster: async (clusterId) => ({
       clusterId,
       kubeconfigRef: `file:${file}`,

@@ -3,12 +3,12 @@
  * reuse it, counted as server-side `connection` events on a TCP relay in front of the simulator.
  * A connection the server closed while idle is replaced without failing the call.
  */
+
 import { readFileSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RolePlacement } from "../../../lib/domain.ts";
-import { createKubeDriver } from "../../../lib/kube/driver.ts";
-import { createKubeconfigStore } from "../../../lib/kube/kubeconfig-store.ts";
+import { driverOverFiles } from "../../support/kube-driver.ts";
 import { deployment, type Harness, harness, pod, scenario, uid } from "./fixtures.ts";
 
 const GW: RolePlacement = { clusterId: "c1", namespace: "tenant-a", plane: "control" };
@@ -91,17 +91,7 @@ async function setup() {
   r = await relay(simPort);
   writeFileSync(file, text.replace(`127.0.0.1:${simPort}`, `127.0.0.1:${r.port}`));
   // A fresh container: its own kubeconfig store (and so its own connections).
-  const driver = createKubeDriver({
-    kubeconfigs: createKubeconfigStore({
-      allowInsecureClusters: true,
-      secretPrefix: "runtime-logs/clusters/",
-    }),
-    getCluster: async (clusterId) => ({
-      clusterId,
-      kubeconfigRef: `file:${file}`,
-      allowStaticCredentials: true,
-    }),
-  });
+  const driver = driverOverFiles({ c1: file });
   return { driver, relay: r, call: h.call };
 }
 

@@ -11,7 +11,6 @@ import { join } from "node:path";
 import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import type { DeploymentRecord } from "../../../lib/domain.ts";
 import { createKubeDriver, type KubeDriver } from "../../../lib/kube/driver.ts";
-import { createKubeconfigStore } from "../../../lib/kube/kubeconfig-store.ts";
 import type { ProbeDeps } from "../../../lib/probe/probe.ts";
 import { DynamoRegistryStore } from "../../../lib/registry/store.ts";
 import { RestartCache } from "../../../lib/restarts/record.ts";
@@ -20,6 +19,7 @@ import type { IdentityKey } from "../../../lib/runtime-logs/types.ts";
 import { type KubeSim, startKubeSim } from "../../../local/kube-sim/index.ts";
 import { loadRegistry, localCluster } from "../../../local/registry-loader.ts";
 import { type LocalDynamo, startDynalite } from "../../support/dynalite.ts";
+import { localKubeconfigStore } from "../../support/kube-driver.ts";
 import { oneClusterScenario, workloadLabels } from "../../support/scenario.ts";
 
 export const NOW = "2026-11-29T12:00:00.000Z";
@@ -143,10 +143,7 @@ export async function startHarness(options: ScenarioOptions = {}): Promise<Harne
   });
   const now = () => sim.now().getTime();
   const driver = createKubeDriver({
-    kubeconfigs: createKubeconfigStore({
-      allowInsecureClusters: true,
-      secretPrefix: "runtime-logs/clusters/",
-    }),
+    kubeconfigs: localKubeconfigStore(),
     getCluster: async (id) => (await registry.getCluster(id)) ?? undefined,
     now,
   });
