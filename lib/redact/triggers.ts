@@ -1,8 +1,9 @@
 /**
  * Which rules can match a string, in two cheap steps, ASCII case-insensitively and without a copy:
- * 1. one branch-free pass ORs, for every pair of adjacent characters (ASCII letters folded to lower
- *    case, other characters to 7 bits, which only ever flags more), the trigger groups that have a
- *    word starting with that pair, and tracks runs of the base64 and base64url alphabets;
+ * 1. one branch-free pass ORs, at every position, the trigger groups that have a word whose first
+ *    two characters are the pair there and whose second and third are the next pair (ASCII
+ *    letters folded to lower case, other characters to 7 bits, which only ever flags more), and
+ *    tracks runs of the base64 and base64url alphabets;
  * 2. each group the pass flagged is confirmed by a native regex test of its words (a literal
  *    alternation, so it cannot backtrack), at most GROUP_WORDS words per group: a short
  *    alternation tests fast, a long one does not.
@@ -56,18 +57,23 @@ export function compileTriggers(rules: readonly Rule[]): Triggers {
     }
   });
   if (groups.length > 32) throw new Error(`${groups.length} trigger groups: at most 32 fit a mask`);
-  /** Per pair of folded characters: the groups with a word starting with it. */
+  /**
+   * Per pair of folded characters: the groups with a word whose first two characters it is
+   * (`pairs`), and those with a word whose second and third it is (`nextPairs`); a word shorter
+   * than that, or with `.` there, matches any character in the missing places.
+   */
   const pairs = new Uint32Array(128 * 128);
-  const every = (first: number, bit: number): void => {
-    for (let second = 0; second < 128; second++) pairs[(first << 7) | second]! |= bit;
+  const nextPairs = new Uint32Array(128 * 128);
+  const codes = (w: string, at: number): number[] => {
+    const c = w.charCodeAt(at);
+    return at >= w.length || c === 46 ? Array.from({ length: 128 }, (_, x) => x) : [c & 127];
   };
   groups.forEach((g, k) => {
     const bit = 1 << k;
     for (const w of g.words) {
-      const first = w.charCodeAt(0);
-      const second = w.charCodeAt(1);
-      if (w.length === 1 || second === 46) every(first, bit);
-      else pairs[(first << 7) | second]! |= bit;
+      const [first, second, third] = [codes(w, 0), codes(w, 1), codes(w, 2)];
+      for (const a of first) for (const b of second) pairs[(a << 7) | b]! |= bit;
+      for (const b of second) for (const c of third) nextPairs[(b << 7) | c]! |= bit;
     }
   });
   const tests = groups.map((g) => g.test);
@@ -91,7 +97,8 @@ export function compileTriggers(rules: readonly Rule[]): Triggers {
       let d = n > 1 ? s.charCodeAt(1) : 0;
       for (let i = 2; i <= n + 1; i++) {
         const e = i < n ? s.charCodeAt(i) : 0;
-        maybe |= pairs[(fold[c]! << 7) | fold[d]!]!;
+        const fd = fold[d]!;
+        maybe |= pairs[(fold[c]! << 7) | fd]! & nextPairs[(fd << 7) | fold[e]!]!;
         prefixed |= firstPairs[((c & 127) << 7) | (d & 127)]! & secondPairs[((d & 127) << 7) | (e & 127)]!;
         const t = alphabet[c]!;
         b64 = (b64 + 1) & -(t & 1);
