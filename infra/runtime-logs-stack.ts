@@ -205,8 +205,15 @@ export class RuntimeLogsStack extends Stack {
       );
     }
     this.alarms = new ServiceAlarms(this, "Alarms", {
-      functions: Object.fromEntries(Object.entries(functions).map(([name, f]) => [name, f.fn])),
+      functions: Object.fromEntries(
+        FUNCTIONS.map((spec) => [
+          spec.name,
+          { fn: functions[spec.name].fn, timeoutSeconds: spec.timeoutSeconds },
+        ]),
+      ),
       api: this.api.api,
+      tables: { ...this.tables.names },
+      archive: { consumer: functions["audit-archive"].fn.functionName, failures: this.auditArchive.failures },
       alarmTopicArn: settings.alarmTopicArn,
     });
 

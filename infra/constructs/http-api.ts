@@ -5,6 +5,7 @@
  */
 import { AccessLogFormat } from "aws-cdk-lib/aws-apigateway";
 import {
+  type CfnStage,
   HttpApi,
   HttpMethod,
   HttpNoneAuthorizer,
@@ -25,22 +26,48 @@ const RUNTIME = `${DEPLOYMENTS}/{deploymentId}/runtime`;
 
 export type RouteTarget = "status" | "logs" | "download" | "health";
 
+export interface RouteThrottle {
+  /** Steady requests per second across all callers. */
+  rateLimit: number;
+  /** Requests admitted at once above the steady rate. */
+  burstLimit: number;
+}
+
 export interface RouteSpec {
   path: string;
   target: RouteTarget;
   /** `/health` is the only public route. */
   public: boolean;
+  throttle: RouteThrottle;
 }
+
+/**
+ * Per-route throttles, sized from the polling model (docs/surfaces.md § Throttles):
+ * - logs: a follower polls every 2 s per source; a merged view (`--source all`) polls up to two
+ *   sources, so ~1 request/s per follower. 500 rps carries ~500 merged (1 000 single-source)
+ *   followers; at ~150 ms per poll that is ~75 concurrent executions, inside the 100 reserved.
+ * - status: descriptions and deployment lists, re-read while a console tab is visible (~every 15 s):
+ *   50 rps is ~750 open consoles.
+ * - download: each streams up to several MiB for seconds; 5 rps with 10 reserved executions.
+ * - health: monitoring checks only.
+ */
+const THROTTLES = {
+  logs: { rateLimit: 500, burstLimit: 1000 },
+  status: { rateLimit: 50, burstLimit: 100 },
+  download: { rateLimit: 5, burstLimit: 10 },
+  health: { rateLimit: 10, burstLimit: 20 },
+} as const satisfies Record<RouteTarget, RouteThrottle>;
 
 /** The routes of docs/api.md; only GET is routed. */
 export const ROUTES: readonly RouteSpec[] = [
-  { path: "/health", target: "health", public: true },
-  { path: DEPLOYMENTS, target: "status", public: false },
-  { path: RUNTIME, target: "status", public: false },
-  { path: `${RUNTIME}/logs`, target: "logs", public: false },
-  { path: `${RUNTIME}/logs/download`, target: "download", public: false },
+  { path: "/health", target: "health", public: true, throttle: THROTTLES.health },
+  { path: DEPLOYMENTS, target: "status", public: false, throttle: THROTTLES.status },
+  { path: RUNTIME, target: "status", public: false, throttle: THROTTLES.status },
+  { path: `${RUNTIME}/logs`, target: "logs", public: false, throttle: THROTTLES.logs },
+  { path: `${RUNTIME}/logs/download`, target: "download", public: false, throttle: THROTTLES.download },
 ];
 
+/** The stage's default, for any route without its own throttle (there is none today). */
 export const API_THROTTLE = { burstLimit: 100, rateLimit: 50 } as const;
 
 /**
@@ -112,5 +139,18 @@ export class RuntimeLogsApi extends Construct {
       });
       if (added) this.routes.set(route.path, added);
     }
+    // HttpStage sets only the default throttle; per-route limits are the stage's RouteSettings,
+    // which name route keys, so the stage waits for the routes.
+    for (const route of this.routes.values()) this.stage.node.addDependency(route);
+    // HttpStage sets only the default throttle; per-route limits are the stage's RouteSettings.
+    (this.stage.node.defaultChild as CfnStage).addPropertyOverride(
+      "RouteSettings",
+      Object.fromEntries(
+        ROUTES.map((route) => [
+          `GET ${route.path}`,
+          { ThrottlingRateLimit: route.throttle.rateLimit, ThrottlingBurstLimit: route.throttle.burstLimit },
+        ]),
+      ),
+    );
   }
 }

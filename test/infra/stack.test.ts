@@ -5,7 +5,8 @@
 import { Match } from "aws-cdk-lib/assertions";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SECRET_ACCESS, TABLE_ACCESS, type TableKey } from "../../infra/access.ts";
-import { ROUTES } from "../../infra/constructs/http-api.ts";
+import { THRESHOLDS } from "../../infra/constructs/alarms.ts";
+import { API_THROTTLE, ROUTES } from "../../infra/constructs/http-api.ts";
 import { FUNCTIONS, type FunctionName } from "../../infra/functions.ts";
 import { acknowledgements } from "../../infra/nag.ts";
 import { ENV } from "../../lib/config.ts";
@@ -448,8 +449,29 @@ describe("HTTP API", () => {
         DestinationArn: { "Fn::GetAtt": [Match.anyValue(), "Arn"] },
         Format: Match.stringLikeRegexp("requestId"),
       },
-      DefaultRouteSettings: { ThrottlingBurstLimit: 100, ThrottlingRateLimit: 50 },
+      DefaultRouteSettings: {
+        ThrottlingBurstLimit: API_THROTTLE.burstLimit,
+        ThrottlingRateLimit: API_THROTTLE.rateLimit,
+      },
     });
+  });
+
+  it("throttles each route on its own, sized for ~1 request/s per follower on logs", () => {
+    const stage = resources(s.template, "AWS::ApiGatewayV2::Stage")[0]![1];
+    expect(stage.Properties.RouteSettings).toEqual(
+      Object.fromEntries(
+        ROUTES.map((r) => [
+          `GET ${r.path}`,
+          { ThrottlingRateLimit: r.throttle.rateLimit, ThrottlingBurstLimit: r.throttle.burstLimit },
+        ]),
+      ),
+    );
+    const of = (target: string) => ROUTES.find((r) => r.target === target)!.throttle;
+    expect(of("logs")).toEqual({ rateLimit: 500, burstLimit: 1000 });
+    // ~150 ms per poll: the logs rate fits the logs function's reserved concurrency.
+    const logs = FUNCTIONS.find((f) => f.name === "logs")!;
+    expect(of("logs").rateLimit * 0.15).toBeLessThanOrEqual(logs.reservedConcurrency);
+    expect(of("download").rateLimit).toBeLessThan(of("status").rateLimit);
   });
 
   it("outputs the API URL and table names", () => {
@@ -495,22 +517,69 @@ describe("probe schedule", () => {
 });
 
 describe("alarms", () => {
-  it.each(FUNCTIONS.map((f) => [f.name] as const))("%s: errors and throttles", (name) => {
-    for (const metric of ["Errors", "Throttles"]) {
+  type AlarmProps = Record<string, unknown> & {
+    Metrics?: { Id: string; Expression?: string; MetricStat?: unknown }[];
+  };
+  const alarms = () =>
+    resources(s.template, "AWS::CloudWatch::Alarm").map(([, a]) => a.Properties as AlarmProps);
+
+  it.each(FUNCTIONS.map((f) => [f.name, f] as const))(
+    "%s: errors, throttles and p99 duration",
+    (name, spec) => {
+      for (const metric of ["Errors", "Throttles"]) {
+        s.template.hasResourceProperties("AWS::CloudWatch::Alarm", {
+          Namespace: "AWS/Lambda",
+          MetricName: metric,
+          Dimensions: [{ Name: "FunctionName", Value: { Ref: logicalIds[name] } }],
+          Statistic: "Sum",
+          Threshold: 1,
+          ComparisonOperator: "GreaterThanOrEqualToThreshold",
+        });
+      }
       s.template.hasResourceProperties("AWS::CloudWatch::Alarm", {
         Namespace: "AWS/Lambda",
-        MetricName: metric,
+        MetricName: "Duration",
         Dimensions: [{ Name: "FunctionName", Value: { Ref: logicalIds[name] } }],
-        Threshold: 1,
+        ExtendedStatistic: "p99",
+        Threshold: spec.timeoutSeconds * 1000 * THRESHOLDS.durationShareOfTimeout,
+        ComparisonOperator: "GreaterThanThreshold",
       });
+    },
+  );
+
+  it("API 5xx as a rate of requests (a math expression), never a bare count", () => {
+    const api = s.stack.getLogicalId(s.stack.api.api.node.defaultChild as never);
+    const apiAlarms = alarms().filter((a) => JSON.stringify(a).includes("AWS/ApiGateway"));
+    expect(apiAlarms).toHaveLength(1);
+    const alarm = apiAlarms[0]!;
+    expect(alarm.MetricName).toBeUndefined();
+    expect(alarm.Threshold).toBe(THRESHOLDS.api5xxPercent);
+    expect(alarm.EvaluationPeriods).toBe(THRESHOLDS.api5xxPeriods);
+    const expression = alarm.Metrics!.find((m) => m.Expression)!;
+    expect(expression.Expression).toBe(
+      `IF(requests >= ${THRESHOLDS.api5xxMinRequests}, 100 * errors / requests, 0)`,
+    );
+    const stat = (id: string) => JSON.stringify(alarm.Metrics!.find((m) => m.Id === id)!.MetricStat);
+    expect(stat("errors")).toContain('"MetricName":"5xx"');
+    expect(stat("requests")).toContain('"MetricName":"Count"');
+    expect(stat("errors")).toContain(`"${api}"`);
+  });
+
+  it("DynamoDB throttling per table (reads and writes)", () => {
+    for (const table of ["registry", "state", "audit"] as const) {
+      const found = alarms().filter(
+        (a) =>
+          a.Metrics?.some((m) => m.Expression === "reads + writes") &&
+          JSON.stringify(a).includes(`"${logicalIds[table]}"`),
+      );
+      expect(found, table).toHaveLength(1);
+      const text = JSON.stringify(found[0]);
+      expect(text).toContain("ReadThrottleEvents");
+      expect(text).toContain("WriteThrottleEvents");
     }
   });
 
-  it("API 5xx and probe failures", () => {
-    s.template.hasResourceProperties("AWS::CloudWatch::Alarm", {
-      Namespace: "AWS/ApiGateway",
-      MetricName: "5xx",
-    });
+  it("probe failures, and the audit archive's failure queue and iterator age", () => {
     // As lib/probe/report.ts emits it: namespace RuntimeLogs, dimension Function=health-probe, a
     // count every run (0 when healthy), so a missing value means the probe did not run.
     s.template.hasResourceProperties("AWS::CloudWatch::Alarm", {
@@ -521,7 +590,47 @@ describe("alarms", () => {
       Threshold: 1,
       TreatMissingData: "breaching",
     });
-    s.template.resourceCountIs("AWS::CloudWatch::Alarm", FUNCTIONS.length * 2 + 2);
+    s.template.hasResourceProperties("AWS::CloudWatch::Alarm", {
+      Namespace: "AWS/SQS",
+      MetricName: "ApproximateNumberOfMessagesVisible",
+      Dimensions: [
+        {
+          Name: "QueueName",
+          Value: {
+            "Fn::GetAtt": [
+              s.stack.getLogicalId(s.stack.auditArchive.failures.node.defaultChild as never),
+              "QueueName",
+            ],
+          },
+        },
+      ],
+      Threshold: 1,
+    });
+    s.template.hasResourceProperties("AWS::CloudWatch::Alarm", {
+      Namespace: "AWS/Lambda",
+      MetricName: "IteratorAge",
+      Dimensions: [{ Name: "FunctionName", Value: { Ref: logicalIds["audit-archive"] } }],
+      Threshold: THRESHOLDS.archiveIteratorAgeMs,
+    });
+    s.template.resourceCountIs("AWS::CloudWatch::Alarm", FUNCTIONS.length * 3 + 1 + 3 + 3);
+  });
+
+  it("has no actions without alarmTopicArn (and synth warns, above)", () => {
+    for (const alarm of alarms()) expect(alarm.AlarmActions).toBeUndefined();
+  });
+});
+
+describe("alarmTopicArn", () => {
+  it("sends every alarm to the topic", () => {
+    const topic = "arn:aws:sns:us-east-1:123456789012:runtime-logs-alarms";
+    const t = synth({ alarmTopicArn: topic });
+    const all = resources(t.template, "AWS::CloudWatch::Alarm");
+    expect(all.length).toBeGreaterThan(0);
+    for (const [, alarm] of all) expect(alarm.Properties.AlarmActions).toEqual([topic]);
+    const warnings = t.stack.node.metadata
+      .filter((m) => m.type === "aws:cdk:warning")
+      .map((m) => String(m.data));
+    expect(warnings.some((w) => w.includes("NO ALARM TOPIC"))).toBe(false);
   });
 });
 
