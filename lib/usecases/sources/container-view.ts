@@ -8,18 +8,15 @@
 import { ServiceError } from "../../api/errors.ts";
 import type { ReadablePod } from "../../kube/types.ts";
 import type { CursorState, VerifiedCursor } from "../../runtime-logs/index.ts";
+import type { SourceQuery } from "./port.ts";
 
 export const DEFAULT_TAIL_LINES = 200;
 export const DOWNLOAD_TAIL_LINES = 1000;
 
-export interface ContainerViewQuery {
-  pod?: string;
-  container?: string;
-  previous?: boolean;
-  tailLines?: number;
-  sinceSeconds?: number;
-  sinceTime?: string;
-}
+export type ContainerViewQuery = Pick<
+  SourceQuery,
+  "pod" | "container" | "previous" | "tailLines" | "sinceSeconds" | "sinceTime"
+>;
 
 export interface ContainerViewInput {
   /** The role's current Pods, newest first, as the description listed them. */

@@ -9,23 +9,15 @@
  *
  * A reader never writes audit records and never touches the limiter: those stay in the use case.
  */
-import type { DeploymentRecord, Level, SourceId } from "../../domain.ts";
+import type { LogQuery } from "../../api/schemas.ts";
+import type { DeploymentRecord, SourceId } from "../../domain.ts";
 import type { CursorBinding, CursorKeys, IdentityKey } from "../../runtime-logs/types.ts";
 
-/** The log query as a reader sees it (typed, already inside the contract). */
-export interface SourceQuery {
-  source: SourceId;
-  pod?: string;
-  container?: string;
-  previous?: boolean;
-  tailLines?: number;
-  sinceSeconds?: number;
-  sinceTime?: string;
-  minLevel?: Level;
-  cursor?: string;
-  /** A download: a new, audited view rendered as an attachment. */
-  download: boolean;
-}
+/**
+ * The log query as a reader sees it: the contract's parsed query (typed, already inside the
+ * contract; `download` set for a new, audited view rendered as an attachment).
+ */
+export type SourceQuery = LogQuery;
 
 export interface PrepareInput {
   query: SourceQuery;
