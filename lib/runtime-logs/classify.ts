@@ -8,7 +8,7 @@ import type { Level } from "../domain.ts";
 import { redact } from "../redact/index.ts";
 import { LEVEL_WORDS, PLAIN_LEVELS } from "./level-words.ts";
 import { fitUtf8, stripControls, utf8Length } from "./sanitize.ts";
-import type { FieldValue, IdentityKey, LineKind, RecordLevel, WithheldReason } from "./types.ts";
+import type { FieldValue, IdentityKey, LineKind, LineRecord, RecordLevel, WithheldReason } from "./types.ts";
 
 export const MAX_INPUT_LINE_BYTES = 32 * 1024;
 export const MAX_TEXT_BYTES = 4 * 1024;
@@ -52,15 +52,8 @@ export const Pem = {
 } as const;
 export type Pem = (typeof Pem)[keyof typeof Pem];
 
-export interface LineContent {
-  type: "line";
-  kind: LineKind;
-  level: RecordLevel;
-  message: string;
-  subsystem?: string;
-  fields?: Record<string, FieldValue>;
-  truncated?: boolean;
-}
+/** A line record before its time is attached (classification knows no sandbox origin or format). */
+export type LineContent = Omit<LineRecord, "time" | "origin" | "format">;
 
 export interface WithheldContent {
   type: "withheld";
