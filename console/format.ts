@@ -1,6 +1,6 @@
 /** Pure formatting for the views: times in UTC, restart summaries, termination lines. */
 
-import { toUtcRfc3339 } from "../lib/rfc3339.ts";
+import { toUtcRfc3339, utcSortKey } from "../lib/rfc3339.ts";
 import { PLAIN_LEVELS } from "../lib/runtime-logs/level-words.ts";
 import type { Container, LineRecord, Pod, PodEvent, RestartRecord, Runtime, Stream } from "./types.ts";
 
@@ -27,7 +27,7 @@ export function rowTime(iso: string | null): string {
 export function timeKey(iso: string | null | undefined): string {
   if (!iso) return "";
   const utc = toUtcRfc3339(iso);
-  return utc === null ? iso : `${utc.slice(0, 19)}.${fractionOf(utc).padEnd(9, "0")}`;
+  return utc === null ? iso : utcSortKey(utc);
 }
 
 /** The fraction digits of a `toUtcRfc3339` result. */

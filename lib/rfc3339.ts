@@ -129,3 +129,14 @@ export function utcWithFraction(wholeSecondMs: number, fraction: string): string
   const whole = new Date(wholeSecondMs).toISOString().slice(0, 19);
   return `${whole}${fraction === "" ? "" : `.${fraction}`}Z`;
 }
+
+/**
+ * A key that orders strict UTC times (`isRfc3339Utc`) chronologically as plain strings:
+ * `YYYY-MM-DDTHH:MM:SS.fffffffff`, the fraction padded to nine digits.
+ */
+export function utcSortKey(utc: string): string {
+  const dot = utc.indexOf(".");
+  const base = dot === -1 ? utc.slice(0, -1) : utc.slice(0, dot);
+  const fraction = dot === -1 ? "" : utc.slice(dot + 1, -1);
+  return `${base}.${fraction.padEnd(9, "0")}`;
+}

@@ -4,7 +4,7 @@
  */
 import type { Plane, Role } from "../domain.ts";
 import { type EventTextHints, redactEventText } from "../redact/index.ts";
-import { timeKey } from "./time.ts";
+import { utcSortKey } from "../rfc3339.ts";
 import type {
   ContainerObservation,
   ContainerStateName,
@@ -101,8 +101,8 @@ export function validatePods(items: readonly unknown[], selector: PodSelector): 
 }
 
 const byNewest = (a: RawPod, b: RawPod): number => {
-  const ka = a.metadata.creationTimestamp ? timeKey(a.metadata.creationTimestamp) : "";
-  const kb = b.metadata.creationTimestamp ? timeKey(b.metadata.creationTimestamp) : "";
+  const ka = a.metadata.creationTimestamp ? utcSortKey(a.metadata.creationTimestamp) : "";
+  const kb = b.metadata.creationTimestamp ? utcSortKey(b.metadata.creationTimestamp) : "";
   if (ka !== kb) return ka < kb ? 1 : -1;
   return a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0;
 };
@@ -273,7 +273,7 @@ export function mergeEvents(kept: KeyedEvent[], page: readonly RawEvent[], podUi
     if (event.type !== "Normal" && event.type !== "Warning") continue;
     if (isPvcRaceNoise(event, hasNode)) continue;
     const at = eventObservedAt(event);
-    next.push({ key: at ? timeKey(at) : "", name: event.metadata?.name ?? "", event });
+    next.push({ key: at ? utcSortKey(at) : "", name: event.metadata?.name ?? "", event });
   }
   next.sort((a, b) =>
     a.key !== b.key ? (a.key < b.key ? 1 : -1) : a.name < b.name ? -1 : a.name > b.name ? 1 : 0,

@@ -4,9 +4,9 @@
  */
 
 import { LOG_READ_LIMIT_BYTES } from "../domain.ts";
+import { isRfc3339Utc } from "../rfc3339.ts";
 import { statusMessage } from "./cluster-session.ts";
 import { ClusterHttpError } from "./errors.ts";
-import { isRfc3339Utc } from "./time.ts";
 import type { RawResponse } from "./transport.ts";
 import { InvalidClusterData } from "./validate.ts";
 

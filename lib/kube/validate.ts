@@ -7,7 +7,7 @@
 
 import { z } from "zod";
 import { DNS_LABEL, isDnsSubdomain } from "../api/ids.ts";
-import { isRfc3339Utc } from "./time.ts";
+import { isRfc3339Utc } from "../rfc3339.ts";
 
 export const LIMITS = {
   /** Pods a role may list (the list is requested with this `limit`). */

@@ -2,8 +2,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { eventContainer, mergeEvents } from "../../../lib/kube/describe.ts";
 import { buildLogQuery, classifyLogResponse, isWaitingToStart } from "../../../lib/kube/log-read.ts";
-import { isRfc3339Utc, timeKey } from "../../../lib/kube/time.ts";
 import { isDnsLabel, isDnsSubdomain, isUid, type RawEvent } from "../../../lib/kube/validate.ts";
+import { isRfc3339Utc, utcSortKey } from "../../../lib/rfc3339.ts";
 
 const utcTime = fc
   .record({
@@ -44,7 +44,7 @@ describe("RFC 3339 UTC times", () => {
           const [base, frac = ""] = t.slice(0, -1).split(".");
           return BigInt(Date.parse(`${base}Z`)) * 1_000_000n + BigInt(frac.padEnd(9, "0"));
         };
-        const byKey = timeKey(a) < timeKey(b) ? -1 : timeKey(a) > timeKey(b) ? 1 : 0;
+        const byKey = utcSortKey(a) < utcSortKey(b) ? -1 : utcSortKey(a) > utcSortKey(b) ? 1 : 0;
         const byNs = ns(a) < ns(b) ? -1 : ns(a) > ns(b) ? 1 : 0;
         expect(byKey).toBe(byNs);
       }),
