@@ -161,6 +161,7 @@ export class RuntimeLogsStack extends Stack {
 
     this.api = new RuntimeLogsApi(this, "Http", {
       authorizer: settings.authorizer,
+      domain: settings.apiDomain,
       functions: {
         status: functions.status.fn,
         logs: functions.logs.fn,
@@ -220,10 +221,21 @@ export class RuntimeLogsStack extends Stack {
     // `withConsole`: the console's bucket and distribution, with the API under the same origin.
     this.withConsole = settings.withConsole;
     this.console = settings.withConsole
-      ? new ConsoleSite(this, "Console", { api: this.api.api, authorizer: settings.authorizer.kind })
+      ? new ConsoleSite(this, "Console", {
+          apiHost: this.api.host,
+          apiEndpointDisabled: this.api.domain !== undefined,
+          domain: settings.consoleDomain,
+          authorizer: settings.authorizer.kind,
+        })
       : undefined;
 
-    new CfnOutput(this, "ApiUrl", { description: "Base URL of the HTTP API", value: this.api.stage.url });
+    new CfnOutput(this, "ApiUrl", { description: "Base URL of the HTTP API", value: this.api.url });
+    if (this.api.domain) {
+      new CfnOutput(this, "ApiDnsTarget", {
+        description: `Point ${settings.apiDomain?.domainName} (CNAME or alias) at this regional name`,
+        value: this.api.domain.regionalDomainName,
+      });
+    }
     new CfnOutput(this, "RegistryTableName", { value: this.tables.registry.tableName });
     new CfnOutput(this, "StateTableName", { value: this.tables.state.tableName });
     new CfnOutput(this, "AuditTableName", { value: this.tables.audit.tableName });

@@ -31,6 +31,12 @@ export interface LimitSettings {
   agentShards?: number;
 }
 
+/** A custom domain and its ACM certificate. */
+export interface DomainSettings {
+  domainName: string;
+  certificateArn: string;
+}
+
 export interface StackSettings {
   runtimeLogsEnabled: boolean;
   authorizer: AuthorizerSettings;
@@ -44,6 +50,17 @@ export interface StackSettings {
    * (context `auditRetentionDays`, default 400).
    */
   auditRetentionDays: number;
+  /**
+   * The console's own domain (`consoleDomainName` + `consoleCertificateArn`, an ACM certificate in
+   * us-east-1): CloudFront then serves TLS 1.2 (2021 policy) or later only.
+   */
+  consoleDomain: DomainSettings | undefined;
+  /**
+   * The API's own domain (`apiDomainName` + `apiCertificateArn`, a regional ACM certificate): TLS 1.2,
+   * and the default `execute-api` endpoint is disabled, so the API is reachable by that name only
+   * (through the console's CloudFront when `withConsole`).
+   */
+  apiDomain: DomainSettings | undefined;
   /** A customer-managed KMS key for tables, secrets and the audit archive (context `cmk`, default on). */
   cmk: boolean;
   /** Per-function overrides of the reserved concurrency of infra/functions.ts. */
@@ -66,6 +83,10 @@ export const CONTEXT = {
   reservedConcurrency: "reservedConcurrency",
   cmk: "cmk",
   auditRetentionDays: "auditRetentionDays",
+  consoleDomainName: "consoleDomainName",
+  consoleCertificateArn: "consoleCertificateArn",
+  apiDomainName: "apiDomainName",
+  apiCertificateArn: "apiCertificateArn",
 } as const;
 
 export const DEFAULT_AUDIT_RETENTION_DAYS = 400;
@@ -229,6 +250,24 @@ function readReservedConcurrency(get: Lookup): Partial<Record<string, number>> {
   return out;
 }
 
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+const CERTIFICATE = /^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[0-9a-f-]{36}$/;
+
+/** A domain name and its certificate: both or neither. */
+function readDomain(get: Lookup, nameKey: string, certificateKey: string): DomainSettings | undefined {
+  const domainName = readString(get, nameKey)?.toLowerCase();
+  const certificateArn = readString(get, certificateKey);
+  if (!domainName && !certificateArn) return undefined;
+  if (!domainName || !certificateArn) {
+    throw new SettingsError(`Context "${nameKey}" and "${certificateKey}" go together.`);
+  }
+  if (!DOMAIN.test(domainName)) throw new SettingsError(`Context "${nameKey}" must be a DNS name.`);
+  if (!CERTIFICATE.test(certificateArn)) {
+    throw new SettingsError(`Context "${certificateKey}" must be an ACM certificate ARN.`);
+  }
+  return { domainName, certificateArn };
+}
+
 /** Whole days, at least 1 and at most 100 years (S3 Object Lock's limit is 36 500 days). */
 function readRetentionDays(get: Lookup): number {
   const raw = get(CONTEXT.auditRetentionDays);
@@ -250,7 +289,7 @@ export function settingsFrom(get: Lookup): StackSettings {
   if (alarmTopicArn && !/^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[\w-]+$/.test(alarmTopicArn)) {
     throw new SettingsError(`Context "alarmTopicArn" must be an SNS topic ARN.`);
   }
-  return {
+  const settings = {
     runtimeLogsEnabled: readBoolean(get, CONTEXT.runtimeLogsEnabled, true),
     authorizer: readAuthorizer(get),
     withConsole: readBoolean(get, CONTEXT.withConsole, false),
@@ -260,5 +299,14 @@ export function settingsFrom(get: Lookup): StackSettings {
     reservedConcurrency: readReservedConcurrency(get),
     cmk: readBoolean(get, CONTEXT.cmk, true),
     auditRetentionDays: readRetentionDays(get),
+    consoleDomain: readDomain(get, CONTEXT.consoleDomainName, CONTEXT.consoleCertificateArn),
+    apiDomain: readDomain(get, CONTEXT.apiDomainName, CONTEXT.apiCertificateArn),
   };
+  if (settings.consoleDomain && !settings.withConsole) {
+    throw new SettingsError(`Context "consoleDomainName" needs "withConsole".`);
+  }
+  if (settings.consoleDomain && !settings.consoleDomain.certificateArn.includes(":acm:us-east-1:")) {
+    throw new SettingsError(`Context "consoleCertificateArn" must be in us-east-1 (CloudFront's region).`);
+  }
+  return settings;
 }

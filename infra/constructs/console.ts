@@ -9,6 +9,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Annotations, CfnOutput, Duration, RemovalPolicy, Stack, Validations } from "aws-cdk-lib";
+import { Certificate } from "aws-cdk-lib/aws-certificatemanager";
 import {
   AllowedMethods,
   type BehaviorOptions,
@@ -19,8 +20,10 @@ import {
   HttpVersion,
   OriginProtocolPolicy,
   OriginRequestPolicy,
+  OriginSslPolicy,
   PriceClass,
   ResponseHeadersPolicy,
+  SecurityPolicyProtocol,
   ViewerProtocolPolicy,
 } from "aws-cdk-lib/aws-cloudfront";
 import { HttpOrigin, S3BucketOrigin } from "aws-cdk-lib/aws-cloudfront-origins";
@@ -34,6 +37,7 @@ import {
 import { BucketDeployment, Source } from "aws-cdk-lib/aws-s3-deployment";
 import { Construct, type IConstruct } from "constructs";
 import { buildConsole } from "../../console/build.ts";
+import type { DomainSettings } from "../settings.ts";
 
 /** The API's paths on the distribution (docs/api.md § Routes); everything else is the console. */
 export const API_PATH_PATTERNS = ["/namespaces/*", "/health"] as const;
@@ -51,8 +55,15 @@ export const CONTENT_SECURITY_POLICY = [
 ].join("; ");
 
 export interface ConsoleSiteProps {
-  /** The HTTP API (its `$default` stage serves the routes at the root). */
-  api: { readonly apiId: string };
+  /**
+   * The HTTP API's host (its `$default` stage serves the routes at the root): the execute-api
+   * endpoint, or the API's own domain when it has one (then the only way in).
+   */
+  apiHost: string;
+  /** Whether the API's `execute-api` endpoint is disabled (it has its own domain). */
+  apiEndpointDisabled: boolean;
+  /** The console's own domain and us-east-1 certificate: TLS 1.2 (2021 policy) or later only. */
+  domain?: DomainSettings | undefined;
   /** The API's authorizer: the console signs in with a JWT, so `iam` leaves it unable to call. */
   authorizer: "jwt" | "iam";
   /** A built console to upload (tests); default: built now from `console/` by esbuild. */
@@ -114,8 +125,9 @@ export class ConsoleSite extends Construct {
     });
 
     const apiBehavior: BehaviorOptions = {
-      origin: new HttpOrigin(`${props.api.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`, {
+      origin: new HttpOrigin(props.apiHost, {
         protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+        originSslProtocols: [OriginSslPolicy.TLS_V1_2],
       }),
       viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
       allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
@@ -126,6 +138,13 @@ export class ConsoleSite extends Construct {
 
     this.distribution = new Distribution(this, "Distribution", {
       comment: "runtime-logs console and API",
+      ...(props.domain
+        ? {
+            domainNames: [props.domain.domainName],
+            certificate: Certificate.fromCertificateArn(this, "Certificate", props.domain.certificateArn),
+            minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
+          }
+        : {}),
       defaultRootObject: "index.html",
       httpVersion: HttpVersion.HTTP2_AND_3,
       priceClass: PriceClass.PRICE_CLASS_100,
@@ -155,13 +174,26 @@ export class ConsoleSite extends Construct {
 
     new CfnOutput(stack, "ConsoleUrl", {
       description: "The web console (and the API under the same origin)",
-      value: `https://${this.distribution.distributionDomainName}/`,
+      value: `https://${props.domain?.domainName ?? this.distribution.distributionDomainName}/`,
     });
-    this.acknowledge();
+    if (props.domain) {
+      new CfnOutput(stack, "ConsoleDnsTarget", {
+        description: `Point ${props.domain.domainName} (CNAME or alias) at this CloudFront name`,
+        value: this.distribution.distributionDomainName,
+      });
+    }
+    if (!props.apiEndpointDisabled) {
+      Annotations.of(this).addWarningV2(
+        "runtime-logs:execute-api-reachable",
+        "withConsole: the API's execute-api endpoint stays reachable beside CloudFront. Pass " +
+          "apiDomainName and apiCertificateArn to give the API its own domain and disable that endpoint.",
+      );
+    }
+    this.acknowledge(props.domain !== undefined);
   }
 
   /** cdk-nag findings kept on purpose, each on the narrowest construct, with the reason. */
-  private acknowledge(): void {
+  private acknowledge(customDomain: boolean): void {
     const ack = (construct: IConstruct, id: string, reason: string) =>
       Validations.of(construct).acknowledge({ id: rule(id), reason });
     ack(
@@ -179,11 +211,13 @@ export class ConsoleSite extends Construct {
       "AwsSolutions-CFR2",
       "No WAF by default: the API behind it is authenticated, throttled at the stage and rate-limited per principal (state.md); attach a web ACL per account if required.",
     );
-    ack(
-      this.distribution,
-      "AwsSolutions-CFR4",
-      "The default *.cloudfront.net certificate fixes the viewer TLS policy; a custom domain with its own certificate and TLSv1.2_2021 is an account-level choice outside this stack.",
-    );
+    if (!customDomain) {
+      ack(
+        this.distribution,
+        "AwsSolutions-CFR4",
+        "Without consoleDomainName the default *.cloudfront.net certificate fixes the viewer TLS policy; pass consoleDomainName and consoleCertificateArn for TLSv1.2_2021 or later only.",
+      );
+    }
     // The BucketDeployment's provider: an AWS-maintained Lambda that copies the asset into the bucket.
     const handler = this.deploymentHandler();
     if (handler) {

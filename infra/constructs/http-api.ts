@@ -3,9 +3,12 @@
  * but `/health` (the API's default authorizer, so a route added later is protected unless it opts
  * out), stage access logs and default throttling.
  */
+import { Stack } from "aws-cdk-lib";
 import { AccessLogFormat } from "aws-cdk-lib/aws-apigateway";
 import {
+  ApiMapping,
   type CfnStage,
+  DomainName,
   HttpApi,
   HttpMethod,
   HttpNoneAuthorizer,
@@ -13,13 +16,15 @@ import {
   type HttpStage,
   type IHttpRouteAuthorizer,
   LogGroupLogDestination,
+  SecurityPolicy,
 } from "aws-cdk-lib/aws-apigatewayv2";
 import { HttpIamAuthorizer, HttpJwtAuthorizer } from "aws-cdk-lib/aws-apigatewayv2-authorizers";
 import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
+import { Certificate } from "aws-cdk-lib/aws-certificatemanager";
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
 import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
 import { Construct } from "constructs";
-import type { AuthorizerSettings } from "../settings.ts";
+import type { AuthorizerSettings, DomainSettings } from "../settings.ts";
 
 const DEPLOYMENTS = "/namespaces/{namespaceId}/agents/{agentId}/deployments";
 const RUNTIME = `${DEPLOYMENTS}/{deploymentId}/runtime`;
@@ -93,6 +98,8 @@ const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
 
 export interface RuntimeLogsApiProps {
   authorizer: AuthorizerSettings;
+  /** A custom domain: TLS 1.2, and the default `execute-api` endpoint disabled. */
+  domain?: DomainSettings | undefined;
   functions: Record<RouteTarget, IFunction>;
 }
 
@@ -106,6 +113,11 @@ export class RuntimeLogsApi extends Construct {
   readonly stage: HttpStage;
   readonly accessLogs: LogGroup;
   readonly routes = new Map<string, HttpRoute>();
+  readonly domain: DomainName | undefined;
+  /** Where clients (and the console's CloudFront) reach the API. */
+  readonly url: string;
+  /** The host name of that URL. */
+  readonly host: string;
 
   constructor(scope: Construct, id: string, props: RuntimeLogsApiProps) {
     super(scope, id);
@@ -114,6 +126,8 @@ export class RuntimeLogsApi extends Construct {
       description: "runtime-logs: agent runtime status and logs",
       defaultAuthorizer: routeAuthorizer(props.authorizer),
       createDefaultStage: false,
+      // With its own domain the API answers there only: no second, unlisted way in.
+      disableExecuteApiEndpoint: props.domain !== undefined,
     });
     this.stage = this.api.addStage("DefaultStage", {
       stageName: "$default",
@@ -124,6 +138,20 @@ export class RuntimeLogsApi extends Construct {
         format: ACCESS_LOG_FORMAT,
       },
     });
+    if (props.domain) {
+      this.domain = new DomainName(this, "Domain", {
+        domainName: props.domain.domainName,
+        certificate: Certificate.fromCertificateArn(this, "Certificate", props.domain.certificateArn),
+        securityPolicy: SecurityPolicy.TLS_1_2,
+      });
+      new ApiMapping(this, "Mapping", { api: this.api, domainName: this.domain, stage: this.stage });
+      this.host = props.domain.domainName;
+      this.url = `https://${props.domain.domainName}/`;
+    } else {
+      this.domain = undefined;
+      this.host = `${this.api.apiId}.execute-api.${Stack.of(this).region}.${Stack.of(this).urlSuffix}`;
+      this.url = this.stage.url;
+    }
     const integrations = {
       status: new HttpLambdaIntegration("Status", props.functions.status),
       logs: new HttpLambdaIntegration("Logs", props.functions.logs),

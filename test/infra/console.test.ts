@@ -184,3 +184,102 @@ describe("withConsole unset (the default)", () => {
     expect(Object.keys(s.template.toJSON().Outputs ?? {})).not.toContain("ConsoleUrl");
   });
 });
+
+describe("withConsole + consoleDomainName + apiDomainName", () => {
+  const CONSOLE_CERT = "arn:aws:acm:us-east-1:123456789012:certificate/11111111-2222-3333-4444-555555555555";
+  const API_CERT = "arn:aws:acm:eu-west-1:123456789012:certificate/66666666-7777-8888-9999-000000000000";
+  let s: Synthesized;
+  beforeAll(() => {
+    s = synth({
+      ...JWT,
+      withConsole: true,
+      consoleDomainName: "logs.example.com",
+      consoleCertificateArn: CONSOLE_CERT,
+      apiDomainName: "api.logs.example.com",
+      apiCertificateArn: API_CERT,
+    });
+  });
+
+  it("serves the console on its domain with TLSv1.2_2021 and the certificate", () => {
+    s.template.hasResourceProperties("AWS::CloudFront::Distribution", {
+      DistributionConfig: Match.objectLike({
+        Aliases: ["logs.example.com"],
+        ViewerCertificate: {
+          AcmCertificateArn: CONSOLE_CERT,
+          MinimumProtocolVersion: "TLSv1.2_2021",
+          SslSupportMethod: "sni-only",
+        },
+      }),
+    });
+    s.template.hasOutput("ConsoleUrl", { Value: "https://logs.example.com/" });
+  });
+
+  it("gives the API its domain with TLS 1.2, disables execute-api, and sends CloudFront there", () => {
+    s.template.hasResourceProperties("AWS::ApiGatewayV2::DomainName", {
+      DomainName: "api.logs.example.com",
+      DomainNameConfigurations: [Match.objectLike({ CertificateArn: API_CERT, SecurityPolicy: "TLS_1_2" })],
+    });
+    s.template.hasResourceProperties("AWS::ApiGatewayV2::Api", { DisableExecuteApiEndpoint: true });
+    s.template.resourceCountIs("AWS::ApiGatewayV2::ApiMapping", 1);
+    const [[, distribution]] = resources(s.template, "AWS::CloudFront::Distribution") as [
+      [
+        string,
+        {
+          Properties: {
+            DistributionConfig: { Origins: { DomainName: unknown; CustomOriginConfig?: unknown }[] };
+          };
+        },
+      ],
+    ];
+    const apiOrigin = distribution.Properties.DistributionConfig.Origins.find((o) => o.CustomOriginConfig)!;
+    expect(apiOrigin.DomainName).toBe("api.logs.example.com");
+    expect(apiOrigin.CustomOriginConfig).toMatchObject({ OriginSSLProtocols: ["TLSv1.2"] });
+    s.template.hasOutput("ApiUrl", { Value: "https://api.logs.example.com/" });
+    s.template.hasOutput("ApiDnsTarget", Match.anyValue());
+  });
+
+  it("no longer warns that execute-api stays reachable, and passes cdk-nag without the CFR4 acknowledgement", () => {
+    const warnings = s.stack.console!.node.metadata.filter((m) => m.type === "aws:cdk:warning");
+    expect(warnings.map((w) => String(w.data)).some((w) => w.includes("execute-api"))).toBe(false);
+    expect(s.error).toBeUndefined();
+    expect(unacknowledged(s.report)).toEqual([]);
+  });
+});
+
+describe("withConsole without apiDomainName", () => {
+  it("keeps execute-api enabled (CloudFront's origin) and says so at synth", () => {
+    const s = synth({ ...JWT, withConsole: true });
+    s.template.hasResourceProperties("AWS::ApiGatewayV2::Api", { DisableExecuteApiEndpoint: false });
+    const warnings = s.stack.console!.node.metadata.filter((m) => m.type === "aws:cdk:warning");
+    expect(
+      warnings.map((w) => String(w.data)).some((w) => w.includes("execute-api endpoint stays reachable")),
+    ).toBe(true);
+  });
+
+  it.each([
+    [{ consoleDomainName: "logs.example.com" }, /consoleCertificateArn/],
+    [
+      {
+        consoleDomainName: "logs.example.com",
+        consoleCertificateArn:
+          "arn:aws:acm:eu-west-1:123456789012:certificate/11111111-2222-3333-4444-555555555555",
+        withConsole: true,
+      },
+      /us-east-1/,
+    ],
+    [
+      {
+        consoleDomainName: "logs.example.com",
+        consoleCertificateArn:
+          "arn:aws:acm:us-east-1:123456789012:certificate/11111111-2222-3333-4444-555555555555",
+      },
+      /withConsole/,
+    ],
+    [
+      { apiDomainName: "not a domain", apiCertificateArn: "arn:aws:acm:eu-west-1:1:certificate/x" },
+      /apiDomainName/,
+    ],
+  ])("rejects %j", (context, message) => {
+    expect(() => synth({ ...JWT, ...context })).toThrow(message);
+  });
+});
