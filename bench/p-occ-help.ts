@@ -7,7 +7,7 @@
  * Run alone: `npx tsx bench/p-occ-help.ts` (or `npm run bench -- P-OCC`).
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { median, round } from "./support/stats.ts";
@@ -41,9 +41,15 @@ export async function run(): Promise<Record<string, unknown>> {
     help.push(timeRun([bin, "--help"]));
   }
   const over = median(help) - median(bare);
+  // What `--help` does not load: the chunks the split build keeps beside the bundle (cli/build.mjs).
+  const lazyDir = path.join(path.dirname(bin), "occ-lazy");
+  const lazyBytes = existsSync(lazyDir)
+    ? readdirSync(lazyDir).reduce((sum, f) => sum + statSync(path.join(lazyDir, f)).size, 0)
+    : 0;
   return {
     bench: "P-occ help",
     bundle_bytes: statSync(bin).size,
+    lazy_chunk_bytes: lazyBytes,
     node_e0_median_ms: round(median(bare)),
     occ_help_median_ms: round(median(help)),
     over_node_median_ms: round(over),
