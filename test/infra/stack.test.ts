@@ -314,8 +314,8 @@ describe("IAM (least privilege)", () => {
     const allowed = statements.filter((st) => st.Effect === "Allow").flatMap(actionsOf);
     expect(allowed.sort()).toEqual(["logs:CreateLogStream", "logs:PutLogEvents"]);
     expect(statements.filter((st) => st.Effect === "Deny").flatMap(actionsOf)).toEqual([
-      "dynamodb:DeleteItem",
       "dynamodb:BatchWriteItem",
+      "dynamodb:DeleteItem",
     ]);
   });
 
@@ -345,7 +345,7 @@ describe("immutable audit", () => {
       expect(denies).toEqual([
         {
           Effect: "Deny",
-          Action: ["dynamodb:DeleteItem", "dynamodb:BatchWriteItem"],
+          Action: ["dynamodb:BatchWriteItem", "dynamodb:DeleteItem"],
           Resource: [
             { "Fn::GetAtt": [audit, "Arn"] },
             { "Fn::Join": ["", [{ "Fn::GetAtt": [audit, "Arn"] }, "/index/*"]] },
