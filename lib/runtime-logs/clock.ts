@@ -59,14 +59,43 @@ export function isIdleRead(chunk: LogChunk, state: CursorState | null, now: numb
   if (state === null) return false;
   const t = state.lastTime === null ? null : parseUtcTime(state.lastTime);
   const frontier = t?.key ?? "";
-  const futureKey = keyAt(now + FUTURE_MS);
+  // Far-future as the page will judge it: against the read the cursor was built from.
+  const futureKey = keyAt((frontier === "" && state.count === 0 ? now : state.readAt) + FUTURE_MS);
   const { lines } = splitChunk(chunk.text, chunk.truncated, 1000);
-  for (const l of lines) {
-    if (l.key === null) {
-      if (frontier === "") return false;
-    } else if (l.key > frontier && l.key <= futureKey) return false;
+  // Log order outranks time order: what precedes the frontier's last line was written before it
+  // (after a clock step back, lines dated after the frontier come first), what follows is new.
+  let from = 0;
+  if (frontier !== "") {
+    // A group counted from its first line that holds more lines than were accounted has new ones.
+    let group = 0;
+    let inGroup = false;
+    for (const l of lines) {
+      if (l.key === frontier) inGroup = true;
+      else if (l.key !== null && l.key <= futureKey) inGroup = false;
+      if (inGroup) group++;
+    }
+    if (state.complete && group > state.count) return false;
+    for (let i = lines.length - 1; i >= 0; i--) {
+      if (lines[i]!.key === frontier) {
+        from = i + 1;
+        // Untimed and far-future lines after it join its group (counted above); a timed one is new.
+        for (let j = from; j < lines.length; j++) {
+          const key = lines[j]!.key;
+          if (key !== null && key <= futureKey) return false;
+        }
+        return true;
+      }
+    }
   }
-  return true;
+  // A frontier without a time groups untimed and far-future lines: more of them than it counted
+  // may be new.
+  let untimed = 0;
+  for (let i = from; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (l.key === null || l.key > futureKey) untimed++;
+    else if (l.key > frontier) return false;
+  }
+  return frontier !== "" || untimed <= state.count;
 }
 
 /**

@@ -98,6 +98,7 @@ export function signCursor(state: CursorState, binding: CursorBinding, keys: Cur
     f: state.future,
     a: state.anchor,
     w: state.lastNewAt,
+    x: state.readAt,
   };
   // Validate what we sign with the same rules we verify with.
   validate(body as unknown as Record<string, unknown>, key.id);
@@ -127,6 +128,7 @@ const PAYLOAD_KEYS = [
   "f",
   "a",
   "w",
+  "x",
 ].sort();
 
 const isCount = (v: unknown, max: number): v is number =>
@@ -138,7 +140,7 @@ function validate(o: Record<string, unknown>, keyId: string): CursorState {
   if (keys.length !== PAYLOAD_KEYS.length || keys.some((k, i) => k !== PAYLOAD_KEYS[i])) {
     throw invalid("cursor fields");
   }
-  const { v, k, i, p, u, ct, r, pv, tl, t, n, c, h, po, pf, f, a, w } = o;
+  const { v, k, i, p, u, ct, r, pv, tl, t, n, c, h, po, pf, f, a, w, x } = o;
   if (v !== 1 || k !== keyId) throw invalid("cursor version or key id");
   if (!isCount(i, 8.64e15) || i < 1) throw invalid("cursor issuedAt");
   if (typeof p !== "string" || !isDnsSubdomain(p)) throw invalid("cursor pod");
@@ -167,6 +169,7 @@ function validate(o: Record<string, unknown>, keyId: string): CursorState {
   }
   if (a !== null && a !== "" && (typeof a !== "string" || !HASH.test(a))) throw invalid("cursor anchor");
   if (!isCount(w, 8.64e15) || w < 1) throw invalid("cursor lastNewAt");
+  if (!isCount(x, 8.64e15) || x < 1) throw invalid("cursor readAt");
   // Inconsistent pairs.
   if (h.length > n) throw invalid("cursor hashes exceed count");
   if (t !== null && n === 0) throw invalid("cursor lastTime without lines");
@@ -191,6 +194,7 @@ function validate(o: Record<string, unknown>, keyId: string): CursorState {
     future: f as string[],
     anchor: a as string | null,
     lastNewAt: w,
+    readAt: x,
   };
 }
 

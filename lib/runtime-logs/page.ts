@@ -14,7 +14,7 @@ import {
   levelRank,
   Pem,
 } from "./classify.ts";
-import { frontierAhead, futureRule, steppedLines } from "./clock.ts";
+import { FUTURE_MS, frontierAhead, futureRule, keyAt, steppedLines } from "./clock.ts";
 import {
   CURSOR_MAX_SKEW_MS,
   CURSOR_TTL_MS,
@@ -145,6 +145,11 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
   const prior = input.cursor;
   const sameStream = resumesStream(prior, chunk);
   let frontier = sameStream ? prior : null;
+  // A cursor whose stream was replaced during its read keeps the old instance's frontier only as
+  // the point to read from: nothing of this instance is accounted yet, so nothing is matched.
+  if (frontier !== null && frontier.anchor === "" && hasFrontier(frontier)) {
+    frontier = { ...frontier, lastTime: null, count: 0, complete: false, hashes: [] };
+  }
   // The view keeps its own tail; the read asked for `readTail` lines, and no more are parsed.
   const tailLines = prior?.tailLines ?? view.tailLines;
   const readTail = readTailLines(prior, chunk, view.tailLines);
@@ -167,8 +172,12 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
     frontier === null ? signingKey(input.keys.cursor) : keyById(input.keys.cursor, frontier.keyId);
   if (hashKey === null)
     throw new ServiceError("RUNTIME_LOGS_CURSOR_INVALID", { internal: "cursor key gone" });
-  // Hostile clocks (pipeline.md §5): lines dated beyond now + 60 s never move the frontier.
-  const future = futureRule(now, frontier, hashKey);
+  // Hostile clocks (docs/pipeline.md §5): lines dated beyond now + 60 s never move the frontier. The
+  // lines the cursor accounted for are judged as the read that built it judged them (its readAt),
+  // so none turns from far-future into timed (and new) between two polls; the new cursor is built
+  // with this read's judgement.
+  const judgedAt = hasFrontier(frontier) ? frontier.readAt : now;
+  const future = futureRule(judgedAt, frontier, hashKey);
   // A frontier ahead of the service's clock: continue from now − overlap (the plan read from there).
   if (frontier !== null && frontierAhead(frontier, now)) {
     entries.push({ rec: gap("clock_step", null, "clock_step_service"), last: -1 });
@@ -193,11 +202,21 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
       hold: false,
       eff: effectiveKeys(lines, null, future),
       startComplete: false,
+      steps: [],
     };
     frontier = null;
     chunkStartComplete = false;
   }
   const take = sel.take;
+  // The keys the new cursor is built with: this read's far-future judgement.
+  const effNow =
+    judgedAt === now
+      ? sel.eff
+      : effectiveKeys(
+          lines,
+          hasFrontier(frontier) ? frontierKey(frontier) : null,
+          futureRule(now, frontier, hashKey),
+        );
   // A full read that began after the last line shown is a burst; otherwise the resume point itself
   // could not be matched (lines at one instant that cannot be told apart).
   const fullRead = chunk.truncated || split.returned >= readTail;
@@ -283,6 +302,7 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
   let built = 0;
   let open: { rec: WithheldRecord; entry: Entry } | null = null;
   let used = reserved;
+  let nextStep = 0;
   let k = 0;
   let full = false;
   for (;;) {
@@ -307,6 +327,12 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
     // Records, coalescing consecutive withheld lines of one reason.
     for (let q = built; q < stable; q++) {
       const line = lines[take[q]!]!;
+      if (q === sel.steps[nextStep]) {
+        // The node's clock went back before this line: lines written around it may be missing.
+        entries.push({ rec: gap("clock_step", line.time), last: -1 });
+        open = null;
+        nextStep++;
+      }
       const c = classified[q]!.content;
       if (!masked[q] && c.type === "withheld") {
         if (open !== null && open.rec.reason === c.reason) {
@@ -357,7 +383,8 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
     chunkStartComplete,
     tailLines,
     carry: sameStream ? prior : null,
-    futureKey: future.futureKey,
+    futureKey: keyAt(now + FUTURE_MS),
+    effNow,
   });
   const token = signCursor(state, view.binding, input.keys.cursor);
 
@@ -607,6 +634,8 @@ interface NextStateInput {
   /** The cursor of this same stream before any re-anchoring (its far-future hashes, anchor, idle time). */
   carry: CursorState | null;
   futureKey: string | null;
+  /** Effective keys of `lines` under this read's far-future judgement. */
+  effNow: readonly string[];
 }
 
 function nextState(x: NextStateInput): CursorState {
@@ -653,28 +682,20 @@ function nextState(x: NextStateInput): CursorState {
       }
     }
   } else {
-    const eff = sel.eff;
-    let top = eff[take[0]!]!;
-    for (let q = 1; q <= lastItem; q++) if (eff[take[q]!]! > top) top = eff[take[q]!]!;
+    // The frontier is the group of the last line accounted in log order: every line of the chunk up
+    // to it is accounted for (delivered before, reported in a gap, or delivered now). After a clock
+    // step back that group is older than lines before it; the next read drops those by log order.
+    const eff = x.effNow;
+    const lastIdx = take[lastItem]!;
+    const top = eff[lastIdx]!;
     const T = frontier === null || !hasFrontier(frontier) ? null : frontierKey(frontier);
-    let group: number[];
+    const group: number[] = [];
+    for (let i = 0; i <= lastIdx; i++) if (eff[i] === top) group.push(i);
+    const count = group.length;
     let complete: boolean;
-    let count: number;
     if (T !== null && top === T) {
-      // Still in the frontier's group: everything in the chunk's group up to the last delivered line
-      // is accounted for (delivered before, reported in a gap, or delivered now).
-      const all: number[] = [];
-      for (let i = 0; i < lines.length; i++) if (eff[i] === T) all.push(i);
-      const lastIdx = take[lastItem]!;
-      let end = 0;
-      while (end < all.length && all[end]! <= lastIdx) end++;
-      group = all.slice(0, end);
-      count = end;
       complete = sel.startComplete && T !== BEFORE_ALL;
     } else {
-      group = [];
-      for (let q = 0; q <= lastItem; q++) if (eff[take[q]!] === top) group.push(take[q]!);
-      count = group.length;
       const first = group[0]!;
       let olderBefore = false;
       for (let i = 0; i < first && !olderBefore; i++) {
@@ -729,6 +750,8 @@ function nextState(x: NextStateInput): CursorState {
     future: future.slice(-MAX_FUTURE_HASHES),
     anchor,
     lastNewAt: lastItem >= 0 ? now : (x.carry?.lastNewAt ?? now),
+    // A page that accounted nothing keeps its frontier, and with it the judgement it was built with.
+    readAt: lastItem < 0 && !replaced && after !== null && hasFrontier(frontier) ? frontier.readAt : now,
   };
 }
 

@@ -25,6 +25,12 @@ export interface Selection {
   eff: string[];
   /** Whether the chunk holds the first line of the frontier's group (else the read may have cut it). */
   startComplete: boolean;
+  /**
+   * Positions in `take` where the node's clock went back: the line is dated before the timed line
+   * accounted just before it, so lines written around the step may have been hidden from sinceTime
+   * (a `clock_step` gap goes before it).
+   */
+  steps: number[];
 }
 
 /**
@@ -58,10 +64,14 @@ export function effectiveKeys(
       break;
     }
   }
-  // Leading untimed lines are older than the frontier if a line at or before it follows them;
-  // otherwise they may continue the frontier's group.
+  // Leading untimed lines are older than the frontier if a line at or before it follows them (the
+  // frontier's own line anywhere after them, after a clock step back); otherwise they may continue
+  // the frontier's group.
   const leading =
-    frontierKey === null || frontierKey === BEFORE_ALL || (firstTimed !== null && firstTimed <= frontierKey)
+    frontierKey === null ||
+    frontierKey === BEFORE_ALL ||
+    (firstTimed !== null && firstTimed <= frontierKey) ||
+    keys.includes(frontierKey)
       ? BEFORE_ALL
       : frontierKey;
   let prev: string | null = null;
@@ -104,18 +114,27 @@ export function selectLines(
     const eff = effectiveKeys(lines, null, future);
     const take = lines.map((_, i) => i);
     const windowGap = state !== null && !chunkStartComplete && take.length > 0;
-    return { take, windowGap, hold: false, eff, startComplete: chunkStartComplete };
+    return { take, windowGap, hold: false, eff, startComplete: chunkStartComplete, steps: [] };
   }
   const T = frontierKey(state);
   const eff = effectiveKeys(lines, T, future);
+  if (T === BEFORE_ALL) {
+    const placed = placeUntimedRun(lines, eff, state.hashes, hashKey);
+    if (placed !== null) return { ...placed, eff };
+  }
   const group: number[] = [];
   const newer: number[] = [];
+  /** Lines dated before the frontier, in chunk order: older, unless the log holds them after it. */
+  const older: number[] = [];
   let olderTimedBeforeGroup = false;
   for (let i = 0; i < lines.length; i++) {
     const e = eff[i]!;
     if (e === T) group.push(i);
     else if (e > T) newer.push(i);
-    else if (group.length === 0 && resumeKey(lines[i]!, future) !== null) olderTimedBeforeGroup = true;
+    else {
+      older.push(i);
+      if (group.length === 0 && resumeKey(lines[i]!, future) !== null) olderTimedBeforeGroup = true;
+    }
   }
   // Log order outranks time order: a line written before the frontier's group was accounted for,
   // whatever its time says (after a clock step back, lines newer than a re-anchored frontier come
@@ -159,7 +178,8 @@ export function selectLines(
   } else {
     // Every end the remembered run could have: inside a group the chunk holds from its start it ends
     // at ≥ n; a group counted from its start (complete) ends at ≤ n in any chunk that holds part of it.
-    const lo = startComplete ? n : 0;
+    // Far-future lines the cursor remembers were delivered: the run ends after those it starts with.
+    const lo = Math.max(startComplete ? n : 0, knownLead(state.future, g, hashAt));
     let hi = endOpen ? Math.max(g + h, lo) : g;
     if (state.complete) hi = Math.min(hi, n);
     for (let p = lo; p <= hi; p++) {
@@ -176,23 +196,101 @@ export function selectLines(
   }
   pmin = Math.min(pmin, g);
   pmax = Math.min(pmax, g);
-  const take: number[] = [];
-  // Chunk order: the group's new tail and the newer lines, merged.
-  let a = pmax;
-  let b = 0;
-  while (a < g || b < newer.length) {
-    const ga = a < g ? group[a]! : Number.POSITIVE_INFINITY;
-    const nb = b < newer.length ? newer[b]! : Number.POSITIVE_INFINITY;
-    if (ga < nb) {
-      take.push(ga);
-      a++;
-    } else {
-      take.push(nb);
-      b++;
-    }
+  // Log order outranks time order after the frontier as well: a line the log holds after the last
+  // one accounted was written later, even dated before it (the node's clock stepped back). Where
+  // the group is absent from a read that was full but not byte-cut, the read began after it, so
+  // every line in it is later.
+  let boundary = Number.POSITIVE_INFINITY;
+  if (T !== BEFORE_ALL) {
+    if (pmax > 0) boundary = group[pmax - 1]!;
+    else if (g > 0) boundary = group[0]! - 1;
+    else if (!chunkStartComplete && !truncated) boundary = -1;
   }
-  if (take.length === 0) return { take, windowGap: false, hold: true, eff, startComplete };
+  let c = 0;
+  while (c < older.length && older[c]! <= boundary) c++;
+  const later = older.slice(c);
+  // Chunk order: the group's new tail, the newer lines and the later ones, merged.
+  const take = mergeOrdered(group.slice(pmax), newer, later);
+  if (take.length === 0) return { take, windowGap: false, hold: true, eff, startComplete, steps: [] };
   const windowGap = T !== BEFORE_ALL && (unknown || pmin < pmax || (!startComplete && pmin === 0));
   const ambiguousUntimed = T === BEFORE_ALL && (pmin < pmax || (!chunkStartComplete && pmin === 0));
-  return { take, windowGap: windowGap || ambiguousUntimed, hold: false, eff, startComplete };
+  return {
+    take,
+    windowGap: windowGap || ambiguousUntimed,
+    hold: false,
+    eff,
+    startComplete,
+    steps: later.length === 0 ? [] : clockSteps(lines, take, T, future),
+  };
+}
+
+/**
+ * A view whose frontier has no time (it accounted only untimed or far-future lines) whose read now
+ * holds timed lines before those: the read reached back past where the view began. Log order
+ * places the view: everything up to the last place the remembered lines end was written before,
+ * everything after it is new. Null when the remembered run is not found there (the group rules
+ * decide).
+ */
+function placeUntimedRun(
+  lines: readonly RawLine[],
+  eff: readonly string[],
+  H: readonly string[],
+  hashKey: SecretKey,
+): Omit<Selection, "eff"> | null {
+  const h = H.length;
+  if (h === 0 || eff.length === 0 || eff[0] === BEFORE_ALL) return null;
+  const ends: number[] = [];
+  const hashes = lines.map((l) => lineHash(hashKey, l.raw));
+  for (let p = h; p <= lines.length; p++) {
+    let ok = true;
+    for (let j = 0; j < h && ok; j++) if (hashes[p - h + j] !== H[j]) ok = false;
+    if (ok) ends.push(p);
+  }
+  if (ends.length === 0) return null;
+  const from = ends[ends.length - 1]!;
+  const take: number[] = [];
+  for (let i = from; i < lines.length; i++) take.push(i);
+  // Several places fit: the lines between the first and the last may be new (reported, not repeated).
+  const windowGap = ends.length > 1 && take.length > 0;
+  return { take, windowGap, hold: take.length === 0, startComplete: false, steps: [] };
+}
+
+/** How many of the group's first lines are far-future lines the cursor remembers delivering. */
+function knownLead(future: readonly string[], g: number, hashAt: (k: number) => string): number {
+  if (future.length === 0) return 0;
+  const left = new Map<string, number>();
+  for (const f of future) left.set(f, (left.get(f) ?? 0) + 1);
+  let k = 0;
+  while (k < g) {
+    const n = left.get(hashAt(k)) ?? 0;
+    if (n === 0) break;
+    left.set(hashAt(k), n - 1);
+    k++;
+  }
+  return k;
+}
+
+/** Sorted index lists merged into one, in chunk order. */
+function mergeOrdered(...lists: number[][]): number[] {
+  const out = lists.flat();
+  out.sort((x, y) => x - y);
+  return out;
+}
+
+/** Positions in `take` whose time is before the timed line accounted just before them. */
+function clockSteps(
+  lines: readonly RawLine[],
+  take: readonly number[],
+  T: string,
+  future: FutureRule,
+): number[] {
+  const steps: number[] = [];
+  let prev = T;
+  for (let q = 0; q < take.length; q++) {
+    const key = resumeKey(lines[take[q]!]!, future);
+    if (key === null) continue;
+    if (key < prev) steps.push(q);
+    prev = key;
+  }
+  return steps;
 }

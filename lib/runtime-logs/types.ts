@@ -141,4 +141,10 @@ export interface CursorState {
   anchor: string | null;
   /** When (service clock, ms) this view last delivered a new line; idle views probe for clock steps. */
   lastNewAt: number;
+  /**
+   * The service clock (ms) of the read this cursor was built from. Its lines were judged far-future
+   * against readAt + 60 s, and the next poll judges them the same way, so a line never turns from
+   * far-future into timed between two polls of one view.
+   */
+  readAt: number;
 }

@@ -134,3 +134,57 @@ describe("hostile clocks", () => {
     expect(lines(page)).toContain("INFO on the service's clock");
   });
 });
+
+describe("hostile clocks: steps within a read, and what the design cannot see", () => {
+  it("a step back visible after the last line shown is delivered after a clock_step gap", () => {
+    const log = new ModelLog("u", 0);
+    for (let i = 0; i < 3; i++) log.append(BigInt(T0 + i * 1000) * MS, `INFO before ${i}`);
+    const f = follower(log);
+    expect(lines(f.poll(T0 + 2500))).toHaveLength(3);
+    // One more line, then the node's clock steps back 1.5 s: the next lines are dated before it, but
+    // still after the resume point (frontier − 2 s), so the read holds them after the frontier.
+    log.append(BigInt(T0 + 3000) * MS, "INFO last before the step");
+    log.append(BigInt(T0 + 1600) * MS, "INFO after step 0");
+    log.append(BigInt(T0 + 1900) * MS, "INFO after step 1");
+    const page = f.poll(T0 + 4000);
+    expect(
+      page.map((r) => (r.type === "gap" ? `gap ${r.reason}` : r.type === "line" ? r.message : r.type)),
+    ).toEqual(["INFO last before the step", "gap clock_step", "INFO after step 0", "INFO after step 1"]);
+    // The frontier follows the log: the lines dated after it but written before are not repeated.
+    log.append(BigInt(T0 + 2200) * MS, "INFO after step 2");
+    expect(f.poll(T0 + 5000).map((r) => (r.type === "line" ? r.message : r.type))).toEqual([
+      "INFO after step 2",
+    ]);
+  });
+
+  it("a node clock minutes ahead: each line once, also when the service's clock catches up with it", () => {
+    const log = new ModelLog("u", 0);
+    const ahead = 150_000; // beyond the 60 s allowance: every line is far-future when first read
+    const f = follower(log);
+    const seen: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      log.append(BigInt(T0 + i * 5_000 + ahead) * MS, `INFO ahead ${i}`);
+      seen.push(...lines(f.poll(T0 + i * 5_000 + 500)));
+    }
+    expect(seen).toEqual(Array.from({ length: 40 }, (_, i) => `INFO ahead ${i}`));
+  });
+
+  it("pinned limit: a step back hidden from sinceTime and passed before an idle probe loses lines with no gap", () => {
+    // docs/pipeline.md, hostile clocks: lines dated before the resume point reach the view only through
+    // the idle probe. When a line dated after the frontier follows them before the view has been idle
+    // for 30 s, no read can tell that they exist.
+    const log = new ModelLog("u", 0);
+    log.append(BigInt(T0) * MS, "INFO before the step");
+    const f = follower(log);
+    expect(lines(f.poll(T0 + 500))).toEqual(["INFO before the step"]);
+    log.append(BigInt(T0 - 10_000) * MS, "INFO hidden 0"); // the clock stepped back 10 s
+    log.append(BigInt(T0 - 9_000) * MS, "INFO hidden 1");
+    expect(f.poll(T0 + 2_000)).toEqual([]); // sinceTime = frontier − 2 s withholds them
+    log.append(BigInt(T0 + 1_000) * MS, "INFO past the frontier again");
+    const page = f.poll(T0 + 13_000);
+    expect(page).toEqual([
+      expect.objectContaining({ type: "line", message: "INFO past the frontier again" }),
+    ]);
+    expect(f.probes()).toBe(0);
+  });
+});

@@ -36,6 +36,7 @@ const state = (over: Partial<CursorState> = {}): CursorState => ({
   future: [],
   anchor: "",
   lastNewAt: NOW,
+  readAt: NOW,
   ...over,
 });
 
@@ -93,6 +94,7 @@ describe("cursor codec", () => {
         "u",
         "v",
         "w",
+        "x",
       ].sort(),
     );
   });
@@ -106,6 +108,7 @@ describe("cursor codec", () => {
         future: Array.from({ length: 8 }, () => "AAAAAAAAAAAAAAAA"),
         anchor: "BBBBBBBBBBBBBBBB",
         lastNewAt: 8.64e15,
+        readAt: 8.64e15,
       }),
       BINDING,
       KEYS,
@@ -124,6 +127,8 @@ describe("cursor codec", () => {
       ["w", 0],
       ["w", -1],
       ["w", "1"],
+      ["x", 0],
+      ["x", "1"],
     ] as const) {
       expectInvalid(() => verify(forge({ ...good, [field]: value })));
     }

@@ -30,6 +30,10 @@ export interface Entry {
   text: string;
   /** Rendered without a valid timestamp (a hostile or broken runtime). */
   untimed: boolean;
+  /** Dated before a line written earlier: the node's clock had stepped back. */
+  behind?: boolean;
+  /** Some read's tail held this line but its sinceTime withheld it. */
+  hiddenBySince?: boolean;
 }
 
 export class ModelLog {
@@ -39,8 +43,12 @@ export class ModelLog {
     public readonly restartCount: number,
   ) {}
 
+  private newest: bigint | null = null;
+
   append(ns: bigint, text: string, untimed = false): void {
-    this.entries.push({ ns, text, untimed });
+    const behind = this.newest !== null && ns < this.newest;
+    if (this.newest === null || ns > this.newest) this.newest = ns;
+    this.entries.push(behind ? { ns, text, untimed, behind } : { ns, text, untimed });
   }
 
   render(e: Entry): string {
@@ -66,7 +74,10 @@ export class ModelLog {
     let since: bigint | null = null;
     if (opts.sinceTime !== undefined) since = BigInt(Date.parse(opts.sinceTime)) * 1_000_000n;
     else if (opts.sinceSeconds !== undefined) since = opts.nowNs - BigInt(opts.sinceSeconds) * 1_000_000_000n;
-    if (since !== null) list = list.filter((e) => e.ns >= since);
+    if (since !== null) {
+      for (const e of list) if (e.ns < since) e.hiddenBySince = true;
+      list = list.filter((e) => e.ns >= since);
+    }
     const text = list.map((e) => `${this.render(e)}\n`).join("");
     const bytes = Buffer.from(text, "utf8");
     if (bytes.length <= opts.limitBytes) return { text, truncated: false };

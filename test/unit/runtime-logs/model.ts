@@ -13,6 +13,10 @@ import {
 import { BINDING, chunkOf, type Entry, IDENTITY, KEYS, ModelLog, prng, T0 } from "./harness.ts";
 
 const WORDS = ["alpha", "beta", "gamma", "delta", "epsilon"];
+/** Lines written after the schedule, one at a time, each of which must reach the follower… */
+const FOLLOWER_MARKERS = 3;
+/** …within this many polls 40 s apart (the idle probe needs the view idle for 30 s). */
+export const FOLLOWER_POLLS = 4;
 
 export interface Outcome {
   records: LogRecord[];
@@ -21,8 +25,10 @@ export interface Outcome {
   /** Clock-step probes performed, node clock steps (back, forward) and far-future lines written. */
   probes: number;
   steps: { back: number; forward: number; future: number };
-  /** After the schedule, lines appended to an idle view reached it (or a clock_step gap did). */
+  /** After the schedule, lines appended one by one reached the view within FOLLOWER_POLLS polls. */
   followerSaw: boolean;
+  /** Lines a cursor poll's sinceTime withheld because the node's clock had stepped back. */
+  hiddenByClock: number;
 }
 
 /** Options of a schedule: `hostileClocks` adds node clock steps and far-future lines (R11). */
@@ -102,7 +108,7 @@ export function runSchedule(
       maxBytes: [4_000, 6_000, 20_000, 524_288][r.int(4)]!,
     });
     trace?.(
-      `poll now=${new Date(now).toISOString()} plan=${JSON.stringify(plan)} tail=${viewTail} limit=${limitBytes} stream=${log.uid}/${log.restartCount} truncated=${read.truncated}\n  chunk=${JSON.stringify(read.text)}\n  state=${JSON.stringify(state)}\n  records=${JSON.stringify(out.page.records.map((x) => (x.type === "line" ? `${x.time} ${x.message}` : x.type === "gap" ? `GAP ${x.reason}` : `W${x.count}`)))}`,
+      `poll now=${new Date(now).toISOString()} plan=${JSON.stringify(plan)} tail=${viewTail} limit=${limitBytes} stream=${log.uid}/${log.restartCount} truncated=${read.truncated} probed=${probe !== null}\n  chunk=${JSON.stringify(read.text)}\n  state=${JSON.stringify(state)}\n  records=${JSON.stringify(out.page.records.map((x) => (x.type === "line" ? `${x.time} ${x.message}` : x.type === "gap" ? `GAP ${x.reason}` : `W${x.count}`)))}`,
     );
     records.push(...out.page.records);
     token = out.cursor;
@@ -124,9 +130,7 @@ export function runSchedule(
         else if (dt < 0.6) ns += BigInt(1 + r.int(1000));
         else if (dt < 0.9) ns += 0n;
         else ns += BigInt(1 + r.int(4)) * 1_000_000_000n;
-        // Hostile-clock schedules keep every line timed: far-future lines beside untimed ones in a
-        // view without a timed frontier are not yet handled exactly once (a known gap).
-        log.append(ns + offset, text(), !hostile && r.next() < 0.05);
+        log.append(ns + offset, text(), r.next() < 0.05);
       }
     } else if (roll < 0.47) {
       // A group larger than 16 at one timestamp, often of identical lines.
@@ -134,23 +138,25 @@ export function runSchedule(
       const same = text();
       const n = 17 + r.int(24);
       for (let i = 0; i < n; i++) log.append(ns + offset, r.next() < 0.7 ? same : text());
-    } else if (hostile && roll < 0.5) {
-      // The node's clock steps back or forward, or one line carries a far-future time.
+    } else if (hostile && roll < 0.58) {
+      // The node's clock steps back or forward by seconds to minutes while lines keep arriving, or
+      // one line carries a far-future time.
       const events = options.clockEvents ?? ["back", "forward", "future"];
       const pick = events[r.int(events.length)]!;
-      const kind = pick === "back" ? 0 : pick === "forward" ? 0.5 : 0.9;
-      if (kind < 0.4) {
-        offset -= BigInt(5 + r.int(7200)) * 1_000_000_000n;
+      const step = (): bigint =>
+        BigInt(r.next() < 0.5 ? 1_000 + r.int(29_000) : 30_000 + r.int(570_000)) * 1_000_000n;
+      if (pick === "back") {
+        offset -= step();
         steps.back++;
-      } else if (kind < 0.7) {
-        offset += BigInt(5 + r.int(7200)) * 1_000_000_000n;
+      } else if (pick === "forward") {
+        offset += step();
         steps.forward++;
       } else {
         ns += BigInt(1 + r.int(1_000_000_000));
         log.append(ns + offset + BigInt(1 + r.int(365)) * 86_400_000_000_000n, text());
         steps.future++;
       }
-    } else if (roll < 0.52) {
+    } else if (roll < (hostile ? 0.63 : 0.52)) {
       ns += BigInt(1 + r.int(2_000_000_000));
       log =
         r.next() < 0.5 ? new ModelLog(log.uid, log.restartCount + 1) : new ModelLog(`uid-${++uidCounter}`, 0);
@@ -167,17 +173,20 @@ export function runSchedule(
       poll(false);
     }
   }
-  // A follower never goes blind: lines written now reach an idle view within a few polls.
+  // A follower never goes blind: once the clock settles (no more steps), each line written reaches
+  // the view within a bounded number of polls, one after another.
   let followerSaw = true;
-  if (token !== null) {
-    const marker = `follower marker ${seed}`;
+  for (let m = 0; m < FOLLOWER_MARKERS && token !== null && followerSaw; m++) {
+    const marker = `follower marker ${seed}/${m}`;
     ns += 1_000_000n;
     log.append(ns + offset, marker);
     followerSaw = false;
-    for (let i = 0; i < 6 && !followerSaw; i++) {
+    // A page cut by its byte budget says "more right away": it does not count toward the bound.
+    for (let i = 0, guard = 0; i < FOLLOWER_POLLS && !followerSaw && guard < 200; guard++) {
       ns += 40_000_000_000n;
       const got = poll(true);
       if (got.some((x) => x.type === "line" && x.message.endsWith(marker))) followerSaw = true;
+      if (!got.some((x) => x.type === "gap" && x.reason === "truncated")) i++;
     }
   }
   return {
@@ -187,6 +196,10 @@ export function runSchedule(
     probes,
     steps,
     followerSaw,
+    hiddenByClock: logs.reduce(
+      (n, l) => n + l.entries.filter((e) => e.behind === true && e.hiddenBySince === true).length,
+      0,
+    ),
   };
 }
 
@@ -194,35 +207,50 @@ export function runSchedule(
  * Whether the delivered records embed into the model: the set of model positions consistent with
  * what was delivered so far; a line advances by one matching line, a gap lets it skip ahead.
  */
-export function check(o: Pick<Outcome, "records" | "global">): string | null {
+export function check(
+  o: Pick<Outcome, "records" | "global">,
+  options: { hiddenByClock?: boolean; forgiven?: { lines: number } } = {},
+): string | null {
   const n = o.global.length;
-  let cur = new Uint8Array(n + 1).fill(1); // a view may start anywhere (its tail)
+  // The loss the design cannot always see (docs/pipeline.md, hostile clocks): a line that a cursor
+  // poll's sinceTime withheld because the node's clock had stepped back below the resume point. The
+  // idle probe finds such lines only while they are among the last ten after the last line shown.
+  // Each position carries the fewest such lines skipped without a gap to reach it.
+  const hidden = (p: number): boolean => {
+    const e = o.global[p]!.entry;
+    return options.hiddenByClock === true && e.behind === true && e.hiddenBySince === true;
+  };
+  const NONE = Number.MAX_SAFE_INTEGER;
+  let cur = new Array<number>(n + 1).fill(0); // a view may start anywhere (its tail)
   for (let k = 0; k < o.records.length; k++) {
     const rec = o.records[k]!;
-    const next = new Uint8Array(n + 1);
+    for (let p = 0; p < n; p++)
+      if (cur[p]! < NONE && hidden(p)) cur[p + 1] = Math.min(cur[p + 1]!, cur[p]! + 1);
+    const next = new Array<number>(n + 1).fill(NONE);
     if (rec.type === "gap" && rec.reason === "cursor_expired") {
       // A new view: it starts over from its own tail, so any position is possible again.
-      next.fill(1);
+      next.fill(Math.min(...cur));
     } else if (rec.type === "gap") {
-      let seen = false;
+      let best = NONE;
       for (let p = 0; p <= n; p++) {
-        if (cur[p] === 1) seen = true;
-        if (seen) next[p] = 1;
+        best = Math.min(best, cur[p]!);
+        next[p] = best;
       }
     } else if (rec.type === "withheld") {
-      for (let p = 0; p + rec.count <= n; p++) if (cur[p] === 1) next[p + rec.count] = 1;
+      for (let p = 0; p + rec.count <= n; p++) next[p + rec.count] = cur[p]!;
     } else {
       for (let p = 0; p < n; p++) {
-        if (cur[p] !== 1) continue;
+        if (cur[p] === NONE) continue;
         const g = o.global[p]!;
         const want = g.log.expected(g.entry);
-        if (want.time === rec.time && want.message === rec.message) next[p + 1] = 1;
+        if (want.time === rec.time && want.message === rec.message) next[p + 1] = cur[p]!;
       }
     }
-    if (!next.includes(1)) {
+    if (next.every((c) => c === NONE)) {
       return `record ${k} ${JSON.stringify(rec)} cannot follow what was delivered (duplicate or unreported loss)`;
     }
     cur = next;
   }
+  if (options.forgiven !== undefined) options.forgiven.lines += Math.min(NONE, ...cur);
   return null;
 }

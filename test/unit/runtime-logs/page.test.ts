@@ -179,6 +179,7 @@ describe("planLogRead", () => {
       future: [],
       anchor: "",
       lastNewAt: T0,
+      readAt: T0,
     };
     expect(
       planLogRead({

@@ -43,6 +43,7 @@ const state = (over: Partial<CursorState> = {}): CursorState => ({
   future: [],
   anchor: "",
   lastNewAt: 1_000,
+  readAt: 1_000,
   ...over,
 });
 const valid = (over: Partial<CursorState> = {}): VerifiedCursor => ({ status: "valid", state: state(over) });
