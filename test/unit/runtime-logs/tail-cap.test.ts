@@ -128,6 +128,8 @@ describe("follow with a small tail (issue: gaps that did not happen)", () => {
           tailLines: tail,
           now,
         });
+        // A cursor poll reads 1000 lines since its frontier; the view's tail bounds its first page.
+        expect(plan.tailLines).toBe(state === null ? tail : 1000);
         const read = log.read({ ...plan, nowNs: ns });
         const built = buildLogPage({
           chunk: chunkOf(log, read, plan.limitBytes),
@@ -140,6 +142,7 @@ describe("follow with a small tail (issue: gaps that did not happen)", () => {
           keys: { cursor: KEYS, identity: IDENTITY },
           namespaceId: "ns-a",
         });
+        if (state === null) expect(built.page.records).toHaveLength(tail);
         records.push(...built.page.records);
         token = built.cursor;
       }
