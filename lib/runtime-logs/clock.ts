@@ -87,15 +87,16 @@ export function isIdleRead(chunk: LogChunk, state: CursorState | null, now: numb
       }
     }
   }
-  // A frontier without a time groups untimed and far-future lines: more of them than it counted
-  // may be new.
+  // A frontier without a time groups untimed and far-future lines; which of them are new only the
+  // page can tell (by hash), so they count as idle once something was accounted: at worst the probe
+  // is read and not needed.
   let untimed = 0;
   for (let i = from; i < lines.length; i++) {
     const l = lines[i]!;
     if (l.key === null || l.key > futureKey) untimed++;
     else if (l.key > frontier) return false;
   }
-  return frontier !== "" || untimed <= state.count;
+  return frontier !== "" || state.count > 0 || untimed === 0;
 }
 
 /**

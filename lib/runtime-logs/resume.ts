@@ -191,6 +191,12 @@ export function selectLines(
   }
   const unknown = pmin < 0;
   if (unknown) {
+    // The remembered run cannot be placed (a line of it is no longer in the read, or the times moved):
+    // log order still places the last remembered line the read holds.
+    const placed = placeAfterRemembered(lines, state, hashKey);
+    if (placed !== null) return { ...placed, eff };
+  }
+  if (unknown) {
     pmin = 0;
     pmax = g;
   }
@@ -253,6 +259,29 @@ function placeUntimedRun(
   // Several places fit: the lines between the first and the last may be new (reported, not repeated).
   const windowGap = ends.length > 1 && take.length > 0;
   return { take, windowGap, hold: take.length === 0, startComplete: false, steps: [] };
+}
+
+/**
+ * Everything after the latest remembered line the read holds (the anchor, else the last of the
+ * remembered run found) is new, everything up to it is not. Lines after it may still have been
+ * skipped (the remembered lines after it are gone from the read, or an identical line stands in
+ * for it), so a gap reports the place. Null when the read holds none of them.
+ */
+function placeAfterRemembered(
+  lines: readonly RawLine[],
+  state: CursorState,
+  hashKey: SecretKey,
+): Omit<Selection, "eff"> | null {
+  const wanted =
+    state.anchor === null || state.anchor === "" ? state.hashes : [...state.hashes, state.anchor];
+  if (wanted.length === 0) return null;
+  const hashes = lines.map((l) => lineHash(hashKey, l.raw));
+  let last = -1;
+  for (let j = wanted.length - 1; j >= 0 && last < 0; j--) last = hashes.lastIndexOf(wanted[j]!);
+  if (last < 0) return null;
+  const take: number[] = [];
+  for (let i = last + 1; i < lines.length; i++) take.push(i);
+  return { take, windowGap: take.length > 0, hold: take.length === 0, startComplete: false, steps: [] };
 }
 
 /** How many of the group's first lines are far-future lines the cursor remembers delivering. */
