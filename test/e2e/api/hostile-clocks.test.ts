@@ -1,7 +1,8 @@
 /**
  * R11 over HTTP, through the kube API simulator: a line dated far in the future does not stop a
- * follower, and a node clock step back (the simulator's clock moved back an hour) is found on an
- * idle poll with a clock_step gap; no line is delivered twice.
+ * follower, a node clock step back (the simulator's clock moved back an hour) is found on an idle
+ * poll with a clock_step gap, and a node clock stepped minutes ahead is followed line by line, also
+ * once the service's clock catches up with its lines; no line is delivered twice.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalStack } from "../../../local/stack/index.ts";
@@ -97,6 +98,41 @@ describe("hostile clocks end to end", () => {
     append([["now", "INFO after the step 3"]]);
     skewMs += 1000;
     expect(messages(await f.poll())).toEqual(["INFO after the step 3"]);
+    const shown = messages(f.seen);
+    expect(new Set(shown).size).toBe(shown.length);
+  });
+
+  it("a node clock step forward: lines minutes ahead are shown once, also when the service catches up", async () => {
+    // Node and service agree, then the node's clock jumps three minutes ahead (beyond the 60 s a
+    // line may lead the service's clock and still move the frontier).
+    stack.sim.setClock(new Date(Date.now()));
+    const f = follower();
+    await f.poll();
+    append([["now", "INFO before the forward step"]]);
+    stack.sim.advanceClock(1000);
+    skewMs += 1000;
+    expect(messages(await f.poll())).toContain("INFO before the forward step");
+    stack.sim.setClock(new Date(Date.now() + 180_000));
+    append([
+      ["now", "INFO ahead 1"],
+      ["now", "INFO ahead 2"],
+    ]);
+    stack.sim.advanceClock(1000);
+    skewMs += 1000;
+    expect(messages(await f.poll())).toEqual(["INFO ahead 1", "INFO ahead 2"]);
+    // The service's clock moves on 150 s: those lines are no longer far-future for it, and are not
+    // shown again; the node, still three minutes ahead, keeps writing.
+    skewMs += 150_000;
+    stack.sim.advanceClock(150_000);
+    append([["now", "INFO ahead 3"]]);
+    expect(messages(await f.poll())).toEqual(["INFO ahead 3"]);
+    for (const i of [4, 5]) {
+      skewMs += 5_000;
+      stack.sim.advanceClock(5_000);
+      append([["now", `INFO ahead ${i}`]]);
+      expect(messages(await f.poll())).toEqual([`INFO ahead ${i}`]);
+    }
+    expect(f.seen.filter((r) => r.type === "gap")).toEqual([]);
     const shown = messages(f.seen);
     expect(new Set(shown).size).toBe(shown.length);
   });
