@@ -231,11 +231,11 @@ export function selectLines(
 }
 
 /**
- * A view whose frontier has no time (it accounted only untimed or far-future lines) whose read now
- * holds timed lines before those: the read reached back past where the view began. Log order
- * places the view: everything up to the last place the remembered lines end was written before,
- * everything after it is new. Null when the remembered run is not found there (the group rules
- * decide).
+ * A view whose frontier has no time (it accounted only untimed or far-future lines): its read may
+ * reach back past where the view began, with lines of any kind before the remembered ones. Log
+ * order places the view: everything up to the last place the remembered lines end was written
+ * before, everything after it is new. Null when the remembered run is not in the read (the group
+ * rules decide).
  */
 function placeUntimedRun(
   lines: readonly RawLine[],
@@ -244,7 +244,7 @@ function placeUntimedRun(
   hashKey: SecretKey,
 ): Omit<Selection, "eff"> | null {
   const h = H.length;
-  if (h === 0 || eff.length === 0 || eff[0] === BEFORE_ALL) return null;
+  if (h === 0 || eff.length === 0) return null;
   const ends: number[] = [];
   const hashes = lines.map((l) => lineHash(hashKey, l.raw));
   for (let p = h; p <= lines.length; p++) {

@@ -30,7 +30,7 @@ export interface Entry {
   text: string;
   /** Rendered without a valid timestamp (a hostile or broken runtime). */
   untimed: boolean;
-  /** Dated before a line written earlier: the node's clock had stepped back. */
+  /** Dated before a line written earlier, or before the service's clock: the node's clock was behind. */
   behind?: boolean;
   /** Some read's tail held this line but its sinceTime withheld it. */
   hiddenBySince?: boolean;
@@ -45,8 +45,9 @@ export class ModelLog {
 
   private newest: bigint | null = null;
 
-  append(ns: bigint, text: string, untimed = false): void {
-    const behind = this.newest !== null && ns < this.newest;
+  /** `lagging`: the node's clock is behind the service's when the line is written. */
+  append(ns: bigint, text: string, untimed = false, lagging = false): void {
+    const behind = lagging || (this.newest !== null && ns < this.newest);
     if (this.newest === null || ns > this.newest) this.newest = ns;
     this.entries.push(behind ? { ns, text, untimed, behind } : { ns, text, untimed });
   }

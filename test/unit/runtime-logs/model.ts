@@ -130,14 +130,14 @@ export function runSchedule(
         else if (dt < 0.6) ns += BigInt(1 + r.int(1000));
         else if (dt < 0.9) ns += 0n;
         else ns += BigInt(1 + r.int(4)) * 1_000_000_000n;
-        log.append(ns + offset, text(), r.next() < 0.05);
+        log.append(ns + offset, text(), r.next() < 0.05, offset < 0n);
       }
     } else if (roll < 0.47) {
       // A group larger than 16 at one timestamp, often of identical lines.
       ns += BigInt(1 + r.int(1_000_000_000));
       const same = text();
       const n = 17 + r.int(24);
-      for (let i = 0; i < n; i++) log.append(ns + offset, r.next() < 0.7 ? same : text());
+      for (let i = 0; i < n; i++) log.append(ns + offset, r.next() < 0.7 ? same : text(), false, offset < 0n);
     } else if (hostile && roll < 0.58) {
       // The node's clock steps back or forward by seconds to minutes while lines keep arriving, or
       // one line carries a far-future time.
@@ -179,7 +179,7 @@ export function runSchedule(
   for (let m = 0; m < FOLLOWER_MARKERS && token !== null && followerSaw; m++) {
     const marker = `follower marker ${seed}/${m}`;
     ns += 1_000_000n;
-    log.append(ns + offset, marker);
+    log.append(ns + offset, marker, false, offset < 0n);
     followerSaw = false;
     // A page cut by its byte budget says "more right away": it does not count toward the bound.
     for (let i = 0, guard = 0; i < FOLLOWER_POLLS && !followerSaw && guard < 200; guard++) {
@@ -213,9 +213,10 @@ export function check(
 ): string | null {
   const n = o.global.length;
   // The loss the design cannot always see (docs/pipeline.md, hostile clocks): a line that a cursor
-  // poll's sinceTime withheld because the node's clock had stepped back below the resume point. The
-  // idle probe finds such lines only while they are among the last ten after the last line shown.
-  // Each position carries the fewest such lines skipped without a gap to reach it.
+  // poll's sinceTime withheld because the node's clock was behind the resume point (it had stepped
+  // back, behind the lines before or behind the service's clock). The idle probe finds such lines
+  // only while they are among the last ten after the last line shown. Each position carries the
+  // fewest such lines skipped without a gap to reach it.
   const hidden = (p: number): boolean => {
     const e = o.global[p]!.entry;
     return options.hiddenByClock === true && e.behind === true && e.hiddenBySince === true;
