@@ -1,35 +1,58 @@
 /**
  * Bundles one function with esbuild exactly as the stack does (the options of infra/functions.ts),
- * for the bundle-size test and the P3 cold-start bench.
+ * for the bundle-size test, the local stack's `--bundled` mode and the P3 cold-start bench.
  */
-import { mkdirSync, statSync } from "node:fs";
+import { mkdirSync, readdirSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { build } from "esbuild";
-import { defaultEntry, esbuildOptions, type FunctionName } from "./functions.ts";
+import { BUNDLING, defaultEntry, esbuildOptions, type FunctionName } from "./functions.ts";
 
 export interface Bundle {
   name: FunctionName;
-  /** The bundle (`index.mjs`, as the Lambda handler `index.handler` expects). */
+  /** The entry module (`index.mjs`, as the Lambda handler `index.handler` expects). */
   file: string;
+  /** The entry module alone: what a cold start parses before the first request. */
+  entryBytes: number;
+  /** The whole function: the entry and every chunk it may load (what P3's size limit bounds). */
   bytes: number;
   sourceMapBytes: number;
+  /** The chunks beside the entry, relative to its directory. */
+  chunks: string[];
   /** The source files esbuild put into the bundle (repository-relative, `node_modules/...` included). */
   inputs: string[];
+  /** Those of them in the entry module itself, parsed at import. */
+  entryInputs: string[];
+}
+
+/** Every file under `dir`, relative to it. */
+function filesUnder(dir: string, prefix = ""): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(path.join(dir, e.name), `${prefix}${e.name}/`) : [`${prefix}${e.name}`],
+  );
 }
 
 export async function bundleFunction(name: FunctionName, outdir: string): Promise<Bundle> {
   const dir = path.join(outdir, name);
   mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, "index.mjs");
-  const result = await build({ ...esbuildOptions(defaultEntry(name), file), metafile: true });
+  const result = await build({ ...esbuildOptions(defaultEntry(name), dir), metafile: true });
+  const entry = `${BUNDLING.entryName}${BUNDLING.extension}`;
+  const files = filesUnder(dir);
+  const size = (f: string) => statSync(path.join(dir, f)).size;
+  const code = files.filter((f) => f.endsWith(BUNDLING.extension));
+  const entryOutput = Object.entries(result.metafile.outputs).find(([out]) =>
+    out.endsWith(`/${name}/${entry}`),
+  )?.[1];
   return {
     name,
-    file,
-    bytes: statSync(file).size,
-    sourceMapBytes: statSync(`${file}.map`).size,
+    file: path.join(dir, entry),
+    entryBytes: size(entry),
+    bytes: code.reduce((sum, f) => sum + size(f), 0),
+    sourceMapBytes: files.filter((f) => f.endsWith(".map")).reduce((sum, f) => sum + size(f), 0),
+    chunks: code.filter((f) => f !== entry),
     inputs: Object.keys(result.metafile.inputs),
+    entryInputs: Object.keys(entryOutput?.inputs ?? {}),
   };
 }
 
-/** P3's limit on a minified bundle. */
+/** P3's limit on a function's minified code. */
 export const MAX_BUNDLE_BYTES = 3 * 1024 * 1024;

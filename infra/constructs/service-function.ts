@@ -1,16 +1,18 @@
 /**
  * One service function: its role (no managed policies: logging is granted on its own log group),
- * its log group with retention, and the bundled `NodejsFunction`. Table and secret access is granted
+ * its log group with retention, and the function built from its esbuild bundle (the entry and its
+ * chunks, infra/functions.ts). Table and secret access is granted
  * with exact actions through `grantTable` and `grantSecretRead`, never with wildcards.
  */
-import { ArnFormat, Duration, Stack } from "aws-cdk-lib";
+import * as path from "node:path";
+import { ArnFormat, AssetHashType, DockerImage, Duration, Stack } from "aws-cdk-lib";
 import type { ISecurityGroup, IVpc, SubnetSelection } from "aws-cdk-lib/aws-ec2";
 import { Effect, ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
-import { Architecture, Runtime } from "aws-cdk-lib/aws-lambda";
-import { NodejsFunction, OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs";
+import { Architecture, Code, Function as LambdaFunction, Runtime } from "aws-cdk-lib/aws-lambda";
 import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
 import { Construct } from "constructs";
-import { BUNDLING, type FunctionSpec } from "../functions.ts";
+import { buildSync } from "esbuild";
+import { BUNDLING, esbuildOptions, type FunctionSpec } from "../functions.ts";
 
 export interface NetworkPlacement {
   vpc: IVpc;
@@ -33,7 +35,7 @@ export const FUNCTION_LOG_RETENTION = RetentionDays.ONE_MONTH;
 export const FUNCTION_RUNTIME = Runtime.NODEJS_22_X;
 
 export class ServiceFunction extends Construct {
-  readonly fn: NodejsFunction;
+  readonly fn: LambdaFunction;
   readonly role: Role;
   readonly logGroup: LogGroup;
 
@@ -57,9 +59,9 @@ export class ServiceFunction extends Construct {
         ManagedPolicy.fromAwsManagedPolicyName("service-role/AWSLambdaVPCAccessExecutionRole"),
       );
     }
-    this.fn = new NodejsFunction(this, "Function", {
-      entry: props.entry,
-      handler: "handler",
+    this.fn = new LambdaFunction(this, "Function", {
+      code: functionCode(props.entry),
+      handler: `${BUNDLING.entryName}.handler`,
       description: `runtime-logs: ${spec.description}`,
       runtime: FUNCTION_RUNTIME,
       architecture: Architecture.ARM_64,
@@ -76,19 +78,33 @@ export class ServiceFunction extends Construct {
             securityGroups: [...props.network.securityGroups],
           }
         : {}),
-      bundling: {
-        forceDockerBundling: false,
-        format: OutputFormat.ESM,
-        target: BUNDLING.target,
-        mainFields: [...BUNDLING.mainFields],
-        banner: BUNDLING.banner,
-        minify: BUNDLING.minify,
-        sourceMap: BUNDLING.sourceMap,
-        sourcesContent: BUNDLING.sourcesContent,
-        externalModules: [...BUNDLING.externalModules],
-      },
     });
   }
+}
+
+/**
+ * The function's code: esbuild run locally at synth (no Docker), the entry and its chunks as one
+ * asset hashed by its output. `NodejsFunction` cannot split code (it bundles to one file), so the
+ * stack runs the same esbuild options as infra/bundle.ts itself. Synth with bundling skipped
+ * (`aws:cdk:bundling-stacks`) never calls esbuild.
+ */
+function functionCode(entry: string): Code {
+  return Code.fromAsset(path.dirname(entry), {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: {
+      // Required by the API, never pulled: local bundling always succeeds or throws.
+      image: DockerImage.fromRegistry("public.ecr.aws/docker/library/node:22"),
+      // CDK caches a bundle by its source directory and these (serializable) options, not by
+      // `tryBundle`: naming the entry keeps the functions of one directory apart.
+      environment: { RUNTIME_LOGS_ENTRY: path.basename(entry) },
+      local: {
+        tryBundle(outputDir: string): boolean {
+          buildSync(esbuildOptions(entry, outputDir));
+          return true;
+        },
+      },
+    },
+  });
 }
 
 export interface TableGrant {

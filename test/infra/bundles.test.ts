@@ -30,8 +30,14 @@ describe("function bundles (esbuild, as deployed)", () => {
       expect(code).toMatch(/export\s*\{[^}]*\bas handler\b|export\s*\{\s*handler\b/);
       expect(code).toMatch(/\/\/# sourceMappingURL=index\.mjs\.map\s*$/);
       // Minified: few, long lines.
-      expect(code.split("\n").length).toBeLessThan(bundle.bytes / 200);
+      expect(code.split("\n").length).toBeLessThan(bundle.entryBytes / 200);
       expect(bundle.sourceMapBytes).toBeGreaterThan(0);
+      // Every chunk may hold CommonJS code that calls `require`: each carries the shim too.
+      for (const chunk of bundle.chunks) {
+        expect(chunk).toMatch(/^chunks\/[\w-]+\.mjs$/);
+        const chunkCode = readFileSync(path.join(path.dirname(bundle.file), chunk), "utf8");
+        expect(chunkCode.startsWith(REQUIRE_SHIM)).toBe(true);
+      }
     },
   );
 
@@ -51,4 +57,18 @@ describe("function bundles (esbuild, as deployed)", () => {
     const logs = bundles.find((b) => b.name === "logs")!;
     expect(logs.inputs.some((i) => heavy[0]!.test(i))).toBe(true);
   });
+
+  it.each(["status", "logs", "download"] as const)(
+    "%s: the entry module holds neither the Kubernetes client, gRPC nor the AWS SDK; they load with the first request",
+    (name) => {
+      const bundle = bundles.find((b) => b.name === name)!;
+      const lazy = [/node_modules\/@kubernetes\//, /node_modules\/@connectrpc\//, /node_modules\/@aws-sdk\//];
+      for (const pattern of lazy) expect(bundle.entryInputs.filter((i) => pattern.test(i))).toEqual([]);
+      // The control: the function does carry the Kubernetes client and the SDK, in its chunks.
+      for (const pattern of [lazy[0]!, lazy[2]!])
+        expect(bundle.inputs.some((i) => pattern.test(i))).toBe(true);
+      expect(bundle.entryInputs).toContain(`functions/${name}.ts`);
+      expect(bundle.entryBytes).toBeLessThan(bundle.bytes / 4);
+    },
+  );
 });

@@ -1,8 +1,8 @@
 /**
  * Synthesizes the real app (infra/build.ts) with cdk.json's context (its switches and feature flags,
- * as `cdk synth` passes them) plus a given context, bundling skipped, into a temporary directory;
- * returns the template and cdk-nag's validation report. One synth per configuration, shared by the
- * tests of a file.
+ * as `cdk synth` passes them) plus a given context, bundling skipped unless the context says
+ * otherwise (`aws:cdk:bundling-stacks`), into a temporary directory; returns the template and
+ * cdk-nag's validation report. One synth per configuration, shared by the tests of a file.
  */
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -27,6 +27,8 @@ export interface Synthesized {
   report: ValidationReport;
   /** The error synth threw (a failed validation), if any. */
   error: unknown;
+  /** The cloud assembly's directory (assets under `asset.<hash>/` when bundling ran). */
+  outdir: string;
 }
 
 /** cdk.json's `context`: what the CLI hands the app. */
@@ -57,7 +59,7 @@ export function synth(context: Record<string, unknown> = {}): Synthesized {
   const report: ValidationReport = existsSync(reportFile)
     ? JSON.parse(readFileSync(reportFile, "utf8"))
     : { pluginReports: [] };
-  return { template: Template.fromStack(stack), stack, report, error };
+  return { template: Template.fromStack(stack), stack, report, error, outdir };
 }
 
 /**
