@@ -5,9 +5,9 @@
 import { ENV } from "../lib/env.ts";
 import { createHttpHandler, httpRoute } from "../lib/http/handler.ts";
 import { successResult } from "../lib/http/response.ts";
+import { health } from "../lib/routes/status.ts";
 import { createLogger } from "../lib/service/logger.ts";
 import { ROUTES } from "../lib/service/routes.ts";
-import { health } from "../lib/usecases/status.ts";
 
 /** `RUNTIME_LOGS_ENABLED` as lib/config.ts reads it (default true); a bad value fails the cold start. */
 function enabledFlag(value: string | undefined): boolean {

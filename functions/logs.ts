@@ -3,10 +3,10 @@ import { loadConfig } from "../lib/config.ts";
 import { createHttpHandler, httpRoute } from "../lib/http/handler.ts";
 import { parseLogsRequest } from "../lib/http/requests.ts";
 import { sourceResult } from "../lib/http/response.ts";
+import { readLogs } from "../lib/routes/logs.ts";
 import type { ServiceDeps } from "../lib/service/deps.ts";
 import { createLogger } from "../lib/service/logger.ts";
 import { ROUTES } from "../lib/service/routes.ts";
-import { readLogs } from "../lib/usecases/logs.ts";
 
 const config = loadConfig();
 const logger = createLogger();

@@ -3,9 +3,9 @@ import { loadConfig } from "../lib/config.ts";
 import { createHttpHandler, httpRoute, type RouteHandler } from "../lib/http/handler.ts";
 import { parseDeploymentsRequest, parseRuntimeRequest } from "../lib/http/requests.ts";
 import { successResult } from "../lib/http/response.ts";
+import { getRuntimeStatus, listDeployments, type StatusDeps } from "../lib/routes/status.ts";
 import { createLogger } from "../lib/service/logger.ts";
 import { ROUTES } from "../lib/service/routes.ts";
-import { getRuntimeStatus, listDeployments, type StatusDeps } from "../lib/usecases/status.ts";
 
 const config = loadConfig();
 const logger = createLogger();
@@ -20,7 +20,7 @@ export const handler = createHttpHandler({
   deps: async (): Promise<StatusDeps> => {
     const [{ buildServiceDeps }, { statusDeps }] = await Promise.all([
       import("../lib/service/deps.ts"),
-      import("../lib/usecases/status-deps.ts"),
+      import("../lib/routes/status-deps.ts"),
     ]);
     return statusDeps(buildServiceDeps(config, logger));
   },

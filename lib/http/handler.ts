@@ -10,7 +10,7 @@ import middy from "@middy/core";
 import type { APIGatewayProxyEventV2, Context } from "aws-lambda";
 import { isServiceError, ServiceError } from "../api/errors.ts";
 import { redactText } from "../redact/index.ts";
-import type { RequestScope } from "../usecases/scope.ts";
+import type { RequestScope } from "../routes/scope.ts";
 import { startDeadline, withinDeadline } from "./deadline.ts";
 import { errorResult, type HttpResult, newRequestId } from "./response.ts";
 

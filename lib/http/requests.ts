@@ -12,8 +12,8 @@ import {
   requireNoQuery,
 } from "../api/schemas.ts";
 import { type AuthorizerEvent, requirePrincipal } from "../auth/principal.ts";
-import type { LogsRequest } from "../usecases/logs.ts";
-import type { AgentRequest, DeploymentRequest } from "../usecases/status.ts";
+import type { LogsRequest } from "../routes/logs.ts";
+import type { AgentRequest, DeploymentRequest } from "../routes/status.ts";
 
 const principalOf = (event: APIGatewayProxyEventV2) => requirePrincipal(event as AuthorizerEvent).id;
 

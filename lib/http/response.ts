@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { APIGatewayProxyStructuredResultV2 } from "aws-lambda";
 import { ERROR_CATALOG, type ServiceError } from "../api/errors.ts";
-import type { SourceResult } from "../usecases/sources/port.ts";
+import type { SourceResult } from "../routes/sources/port.ts";
 
 export type HttpResult = APIGatewayProxyStructuredResultV2 & {
   statusCode: number;

@@ -15,10 +15,10 @@ import { DynamoLimiterStore } from "../limiter/store.ts";
 import { createConnectionStore } from "../openshell/connection.ts";
 import { createSandboxDriver, type SandboxDriver } from "../openshell/driver.ts";
 import { DynamoRegistryStore, type RegistryStore } from "../registry/store.ts";
+import { ContainerSourceReader } from "../routes/sources/container.ts";
+import type { SourceReaders } from "../routes/sources/port.ts";
+import { SandboxSourceReader } from "../routes/sources/sandbox.ts";
 import { createDynamo, type Dynamo, LOCAL_CREDENTIALS, LOCAL_REGION } from "../state/dynamo.ts";
-import { ContainerSourceReader } from "../usecases/sources/container.ts";
-import type { SourceReaders } from "../usecases/sources/port.ts";
-import { SandboxSourceReader } from "../usecases/sources/sandbox.ts";
 import { createLogger } from "./logger.ts";
 
 export interface ServiceDeps {

@@ -1,7 +1,7 @@
 /** The sandbox source reader through the real driver and the simulator: query rules, page, resume, 404. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DeploymentRecord } from "../../../lib/domain.ts";
-import { SandboxSourceReader } from "../../../lib/usecases/sources/sandbox.ts";
+import { SandboxSourceReader } from "../../../lib/routes/sources/sandbox.ts";
 import { NOW, type ShellHarness, shellHarness } from "./fixtures.ts";
 
 const KEYS = { current: { id: "k1", secret: Buffer.alloc(32, 7) } };

@@ -15,9 +15,9 @@ import { parseLogsRequest, parseRuntimeRequest } from "../../../lib/http/request
 import { sourceResult, successResult } from "../../../lib/http/response.ts";
 import { agentToItem, deploymentToItem, grantToItem } from "../../../lib/registry/items.ts";
 import { DynamoRegistryStore } from "../../../lib/registry/store.ts";
-import { type LogsDeps, readLogs } from "../../../lib/usecases/logs.ts";
-import { ContainerSourceReader } from "../../../lib/usecases/sources/container.ts";
-import { getRuntimeStatus, type StatusDeps } from "../../../lib/usecases/status.ts";
+import { type LogsDeps, readLogs } from "../../../lib/routes/logs.ts";
+import { ContainerSourceReader } from "../../../lib/routes/sources/container.ts";
+import { getRuntimeStatus, type StatusDeps } from "../../../lib/routes/status.ts";
 import { type LocalDynamo, startDynalite } from "../../support/dynalite.ts";
 
 let db: LocalDynamo;

@@ -11,7 +11,7 @@ import { SETTLE_GRACE_MS } from "../../../lib/http/deadline.ts";
 import { createHttpHandler, type RouteHandler } from "../../../lib/http/handler.ts";
 import { successResult } from "../../../lib/http/response.ts";
 import type { Lease, Limiter } from "../../../lib/limiter/limiter.ts";
-import { withLease } from "../../../lib/usecases/lease.ts";
+import { withLease } from "../../../lib/routes/lease.ts";
 
 const agent = { namespaceId: "acme", agentId: "support" } as AgentRecord;
 const event = {

@@ -6,13 +6,13 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isServiceError } from "../../../lib/api/errors.ts";
 import type { ReadablePod } from "../../../lib/kube/types.ts";
-import type { CursorState, VerifiedCursor } from "../../../lib/runtime-logs/index.ts";
 import {
   type ContainerViewQuery,
   DEFAULT_TAIL_LINES,
   DOWNLOAD_TAIL_LINES,
   decideContainerView,
-} from "../../../lib/usecases/sources/container-view.ts";
+} from "../../../lib/routes/sources/container-view.ts";
+import type { CursorState, VerifiedCursor } from "../../../lib/runtime-logs/index.ts";
 
 const pod = (name: string, n: number, restartCount = 0): ReadablePod => ({
   name,
