@@ -16,7 +16,7 @@ import { startDeadline } from "../lib/http/deadline.ts";
 import { httpRoute, type RequestScope } from "../lib/http/handler.ts";
 import { parseLogsRequest } from "../lib/http/requests.ts";
 import { newRequestId, sourceResult } from "../lib/http/response.ts";
-import { DynamoLimiter } from "../lib/limiter/limiter.ts";
+import { GcraLeaseLimiter } from "../lib/limiter/limiter.ts";
 import { DynamoLimiterStore } from "../lib/limiter/store.ts";
 import { readLogs } from "../lib/routes/logs.ts";
 import { buildServiceDeps, type ServiceDeps } from "../lib/service/deps.ts";
@@ -65,7 +65,7 @@ async function countedRequest(
   // A fresh container's limiter: nothing cached, so no call is saved by an earlier request.
   const deps: ServiceDeps = {
     ...container,
-    limiter: new DynamoLimiter({
+    limiter: new GcraLeaseLimiter({
       store: new DynamoLimiterStore({
         client: container.dynamo.client,
         tableName: container.config.tables.state,

@@ -98,7 +98,8 @@ interface Taken {
   written: LimitState;
 }
 
-export class DynamoLimiter implements Limiter {
+/** GCRA admission and in-flight leases over any LimiterStore (DynamoDB in production: store.ts). */
+export class GcraLeaseLimiter implements Limiter {
   readonly #store: LimiterStore;
   readonly #config: LimiterConfig;
   readonly #shardCaps: number[];

@@ -10,7 +10,7 @@ import type { ServiceConfig } from "../config.ts";
 import { createKeyProvider, type KeyProvider } from "../keys.ts";
 import type { KubeDriver } from "../kube/driver.ts";
 import { lazyKubeDriver } from "../kube/lazy-driver.ts";
-import { DynamoLimiter, type Limiter } from "../limiter/limiter.ts";
+import { GcraLeaseLimiter, type Limiter } from "../limiter/limiter.ts";
 import { DynamoLimiterStore } from "../limiter/store.ts";
 import { createConnectionStore } from "../openshell/connection.ts";
 import { createSandboxDriver, type SandboxDriver } from "../openshell/driver.ts";
@@ -80,7 +80,7 @@ export function buildServiceDeps(config: ServiceConfig, logger: Logger = createL
     config,
     dynamo,
     registry,
-    limiter: new DynamoLimiter({
+    limiter: new GcraLeaseLimiter({
       store: new DynamoLimiterStore({ client: dynamo.client, tableName: config.tables.state }),
       config: config.limits,
     }),

@@ -3,7 +3,7 @@ import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { ServiceError } from "../../../lib/api/errors.ts";
 import type { LimiterConfig } from "../../../lib/config.ts";
 import { agentShardCaps } from "../../../lib/limiter/gcra.ts";
-import { type AcquireRequest, DynamoLimiter, type Lease } from "../../../lib/limiter/limiter.ts";
+import { type AcquireRequest, GcraLeaseLimiter, type Lease } from "../../../lib/limiter/limiter.ts";
 import { agentLimitKey, DynamoLimiterStore } from "../../../lib/limiter/store.ts";
 import type { LocalDynamo } from "../../support/dynalite.ts";
 
@@ -26,8 +26,8 @@ export function seeded(seed: number): () => number {
 }
 
 /** One Lambda container's limiter. Jitter yields to the event loop instead of sleeping on wall time. */
-export function container(db: LocalDynamo, config: LimiterConfig = DEFAULTS, seed = 1): DynamoLimiter {
-  return new DynamoLimiter({
+export function container(db: LocalDynamo, config: LimiterConfig = DEFAULTS, seed = 1): GcraLeaseLimiter {
+  return new GcraLeaseLimiter({
     store: new DynamoLimiterStore({ client: db.client, tableName: db.tableNames.state }),
     config,
     random: seeded(seed),
@@ -60,14 +60,18 @@ export async function outcome(p: Promise<{ lease: Lease }>): Promise<{ lease: Le
 }
 
 /** Acquires and releases at once; true when admitted, else the error. */
-export async function poll(limiter: DynamoLimiter, req: AcquireRequest): Promise<true | ServiceError> {
+export async function poll(limiter: GcraLeaseLimiter, req: AcquireRequest): Promise<true | ServiceError> {
   const r = await outcome(limiter.acquire(req));
   if (r instanceof ServiceError) return r;
   await limiter.release(r.lease);
   return true;
 }
 
-export async function admittedInARow(limiter: DynamoLimiter, req: AcquireRequest, max = 50): Promise<number> {
+export async function admittedInARow(
+  limiter: GcraLeaseLimiter,
+  req: AcquireRequest,
+  max = 50,
+): Promise<number> {
   for (let n = 0; n < max; n++) if ((await poll(limiter, req)) !== true) return n;
   return max;
 }

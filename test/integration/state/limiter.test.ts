@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ServiceError } from "../../../lib/api/errors.ts";
 import { agentShardCaps, type LimitState, planPrincipal } from "../../../lib/limiter/gcra.ts";
-import { DynamoLimiter, type Lease } from "../../../lib/limiter/limiter.ts";
+import { GcraLeaseLimiter, type Lease } from "../../../lib/limiter/limiter.ts";
 import {
   agentLimitKey,
   DynamoLimiterStore,
@@ -205,7 +205,7 @@ describe("failures", () => {
       credentials: { accessKeyId: "x", secretAccessKey: "x" },
       maxAttempts: 1,
     });
-    const limiter = new DynamoLimiter({
+    const limiter = new GcraLeaseLimiter({
       store: new DynamoLimiterStore({ client: down.client, tableName: "state" }),
       config: DEFAULTS,
     });
@@ -363,7 +363,7 @@ describe("release", () => {
         return store.release(key, holder);
       },
     };
-    const limiter = new DynamoLimiter({ store: flaky, config: DEFAULTS });
+    const limiter = new GcraLeaseLimiter({ store: flaky, config: DEFAULTS });
     const t = target();
     const { lease } = await limiter.acquire(request(t, T0));
     await limiter.release(lease);
