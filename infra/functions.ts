@@ -5,79 +5,16 @@
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BuildOptions } from "esbuild";
+import { type FunctionName, functionSpec } from "../lib/service/routes.ts";
 
-export type FunctionName = "status" | "logs" | "download" | "health" | "health-probe" | "audit-archive";
-
-export interface FunctionSpec {
-  name: FunctionName;
-  description: string;
-  memoryMiB: number;
-  timeoutSeconds: number;
-  /**
-   * Reserved concurrency (context `reservedConcurrency` overrides it per function): `logs` cannot
-   * starve `status`, the probe or the account, and it caps the load on clusters
-   * (docs/capacity.md sizes it: ~1 000 followers at 2 s polls need ~50 concurrent logs executions).
-   */
-  reservedConcurrency: number;
-}
-
-/**
- * HTTP functions get 12 s (the 10 s request deadline plus slack, under the HTTP API's 30 s); logs and
- * download process a 1 MiB page, so they get more memory (and with it more CPU).
- */
-export const FUNCTIONS: readonly FunctionSpec[] = [
-  {
-    name: "status",
-    description: "Runtime description and deployment list",
-    memoryMiB: 512,
-    timeoutSeconds: 12,
-    reservedConcurrency: 20,
-  },
-  {
-    name: "logs",
-    description: "Redacted, resumable log pages",
-    memoryMiB: 1024,
-    timeoutSeconds: 12,
-    reservedConcurrency: 100,
-  },
-  {
-    name: "download",
-    description: "Redacted log downloads",
-    memoryMiB: 1024,
-    timeoutSeconds: 12,
-    reservedConcurrency: 10,
-  },
-  // Public `/health`: configuration sanity only, so it holds no secret or table grant and its bundle
-  // carries neither the Kubernetes client nor gRPC (test/infra/bundles.test.ts).
-  {
-    name: "health",
-    description: "Public /health (no secrets, no tables)",
-    memoryMiB: 256,
-    timeoutSeconds: 12,
-    reservedConcurrency: 5,
-  },
-  {
-    name: "health-probe",
-    description: "Scheduled health probe and restart recorder",
-    memoryMiB: 512,
-    timeoutSeconds: 60,
-    reservedConcurrency: 1,
-  },
-  // Consumes the Audit table's change stream into the Object-Locked archive (docs/audit-archive.md);
-  // a batch of 100 small records is 100 PutObject calls.
-  {
-    name: "audit-archive",
-    description: "Audit change stream to the Object-Locked archive",
-    memoryMiB: 256,
-    timeoutSeconds: 60,
-    reservedConcurrency: 5,
-  },
-];
+export type { FunctionName, FunctionSpec } from "../lib/service/routes.ts";
+/** The functions and their specs: the one table in lib/service/routes.ts. */
+export { FUNCTIONS } from "../lib/service/routes.ts";
 
 /** The repository root (this file lives in `infra/`). */
 export const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
 
-export const defaultEntry = (name: FunctionName): string => path.join(REPO_ROOT, "functions", `${name}.ts`);
+export const defaultEntry = (name: FunctionName): string => path.join(REPO_ROOT, functionSpec(name).entry);
 
 /** ESM bundles may contain CommonJS code that calls `require` (the Kubernetes client does). */
 export const REQUIRE_SHIM =

@@ -4,6 +4,7 @@
  * reader accepts both. A bad or missing value fails synth with a message naming the context key.
  */
 import type { Node } from "constructs";
+import { FUNCTIONS } from "../lib/service/routes.ts";
 
 export type AuthorizerSettings =
   | { kind: "iam" }
@@ -220,7 +221,7 @@ function readLimits(get: Lookup): LimitSettings {
   return limits;
 }
 
-const FUNCTION_NAMES = ["status", "logs", "download", "health", "health-probe", "audit-archive"];
+const FUNCTION_NAMES: readonly string[] = FUNCTIONS.map((f) => f.name);
 
 function readReservedConcurrency(get: Lookup): Partial<Record<string, number>> {
   let value = get(CONTEXT.reservedConcurrency);

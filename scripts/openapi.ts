@@ -14,7 +14,7 @@ import {
   downloadQuerySchema,
   logQuerySchema,
 } from "../lib/api/schemas.ts";
-import { ROUTES } from "../lib/service/routes.ts";
+import { API_ROUTES, type RouteName } from "../lib/service/routes.ts";
 
 export const OPENAPI_FILE = fileURLToPath(new URL("../docs/openapi.json", import.meta.url));
 
@@ -105,29 +105,31 @@ const envelope = (description: string, dataDoc: string): Json => ({
   },
 });
 
-const pathOf = (routeKey: string) => routeKey.replace(/^GET /, "");
+/** A route's path and its security from the one table (public routes need no token). */
+const routeOf = (name: RouteName) => API_ROUTES.find((r) => r.name === name)!;
+const pathOf = (name: RouteName) => routeOf(name).path;
 
 export function buildOpenApi(): Json {
   const agentParams = parameters(agentPathSchema, "path");
   const deploymentParams = parameters(deploymentPathSchema, "path");
-  const security = [{ bearer: [] }];
+  const securityOf = (name: RouteName) => (routeOf(name).public ? [] : [{ bearer: [] }]);
   const paths: Json = {
-    [pathOf(ROUTES.health)]: {
+    [pathOf("health")]: {
       get: {
         operationId: "health",
         summary: "Configuration sanity; never cluster data. No authorization.",
-        security: [],
+        security: securityOf("health"),
         responses: {
           "200": envelope("The service is configured.", "Configuration checks."),
           ...errorResponses(["INTERNAL"]),
         },
       },
     },
-    [pathOf(ROUTES.deployments)]: {
+    [pathOf("deployments")]: {
       get: {
         operationId: "listDeployments",
         summary: "The Agent's deployments, newest first, the active one marked. Needs `read`.",
-        security,
+        security: securityOf("deployments"),
         parameters: agentParams,
         responses: {
           "200": envelope(
@@ -138,12 +140,12 @@ export function buildOpenApi(): Json {
         },
       },
     },
-    [pathOf(ROUTES.runtime)]: {
+    [pathOf("runtime")]: {
       get: {
         operationId: "getRuntime",
         summary:
           "Pods, containers, Events, log sources and restart records. Needs `read` and `operate`. No query.",
-        security,
+        security: securityOf("runtime"),
         parameters: deploymentParams,
         responses: {
           "200": envelope(
@@ -154,12 +156,12 @@ export function buildOpenApi(): Json {
         },
       },
     },
-    [pathOf(ROUTES.logs)]: {
+    [pathOf("logs")]: {
       get: {
         operationId: "readLogs",
         summary:
           "One redacted page of a source's log, with a cursor to resume; `download=true` answers the attachment. Needs `read_logs` and `read`.",
-        security,
+        security: securityOf("logs"),
         parameters: [...deploymentParams, ...parameters(logQuerySchema, "query")],
         responses: {
           "200": {
@@ -172,11 +174,11 @@ export function buildOpenApi(): Json {
         },
       },
     },
-    [pathOf(ROUTES.download)]: {
+    [pathOf("download")]: {
       get: {
         operationId: "downloadLogs",
         summary: "The same records as a page, as a text/plain attachment; always a new, audited view.",
-        security,
+        security: securityOf("download"),
         parameters: [...deploymentParams, ...parameters(downloadQuerySchema, "query")],
         responses: {
           "200": {

@@ -24,12 +24,10 @@ import { Certificate } from "aws-cdk-lib/aws-certificatemanager";
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
 import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
 import { Construct } from "constructs";
+import { API_ROUTES, type HttpFunctionName } from "../../lib/service/routes.ts";
 import type { AuthorizerSettings, DomainSettings } from "../settings.ts";
 
-const DEPLOYMENTS = "/namespaces/{namespaceId}/agents/{agentId}/deployments";
-const RUNTIME = `${DEPLOYMENTS}/{deploymentId}/runtime`;
-
-export type RouteTarget = "status" | "logs" | "download" | "health";
+export type RouteTarget = HttpFunctionName;
 
 export interface RouteThrottle {
   /** Steady requests per second across all callers. */
@@ -39,6 +37,7 @@ export interface RouteThrottle {
 }
 
 export interface RouteSpec {
+  routeKey: string;
   path: string;
   target: RouteTarget;
   /** `/health` is the only public route. */
@@ -63,14 +62,14 @@ const THROTTLES = {
   health: { rateLimit: 10, burstLimit: 20 },
 } as const satisfies Record<RouteTarget, RouteThrottle>;
 
-/** The routes of docs/api.md; only GET is routed. */
-export const ROUTES: readonly RouteSpec[] = [
-  { path: "/health", target: "health", public: true, throttle: THROTTLES.health },
-  { path: DEPLOYMENTS, target: "status", public: false, throttle: THROTTLES.status },
-  { path: RUNTIME, target: "status", public: false, throttle: THROTTLES.status },
-  { path: `${RUNTIME}/logs`, target: "logs", public: false, throttle: THROTTLES.logs },
-  { path: `${RUNTIME}/logs/download`, target: "download", public: false, throttle: THROTTLES.download },
-];
+/** The routes of lib/service/routes.ts (docs/api.md), each with its function's throttle. */
+export const ROUTES: readonly RouteSpec[] = API_ROUTES.map((r) => ({
+  routeKey: r.routeKey,
+  path: r.path,
+  target: r.function,
+  public: r.public,
+  throttle: THROTTLES[r.function],
+}));
 
 /** The stage's default, for any route without its own throttle (there is none today). */
 export const API_THROTTLE = { burstLimit: 100, rateLimit: 50 } as const;
@@ -175,7 +174,7 @@ export class RuntimeLogsApi extends Construct {
       "RouteSettings",
       Object.fromEntries(
         ROUTES.map((route) => [
-          `GET ${route.path}`,
+          route.routeKey,
           { ThrottlingRateLimit: route.throttle.rateLimit, ThrottlingBurstLimit: route.throttle.burstLimit },
         ]),
       ),

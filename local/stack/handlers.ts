@@ -8,11 +8,15 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Context } from "aws-lambda";
+import { FUNCTIONS, type FunctionName as ServiceFunctionName } from "../../lib/service/routes.ts";
 import { applyEnvironment } from "./environment.ts";
 import { createLambdaContext, DEFAULT_TIMEOUT_MS, FUNCTION_TIMEOUT_MS } from "./lambda-context.ts";
 
-export const FUNCTION_NAMES = ["status", "logs", "download", "health", "health-probe"] as const;
-export type FunctionName = (typeof FUNCTION_NAMES)[number];
+/** The functions the local stack runs (lib/service/routes.ts; the archive consumer needs a stream). */
+export const FUNCTION_NAMES: readonly ServiceFunctionName[] = FUNCTIONS.filter((f) => f.local).map(
+  (f) => f.name,
+);
+export type FunctionName = ServiceFunctionName;
 
 export const isFunctionName = (name: string): name is FunctionName =>
   (FUNCTION_NAMES as readonly string[]).includes(name);

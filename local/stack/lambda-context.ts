@@ -1,22 +1,20 @@
 /**
  * A Lambda-like invocation context: the fields the runtime provides, with the remaining time
- * counted down from the function's timeout (12 s for the HTTP functions, 60 s for the probe).
+ * counted down from the function's timeout (lib/service/routes.ts).
  */
 import { randomUUID } from "node:crypto";
 import type { Context } from "aws-lambda";
+import { FUNCTIONS, functionSpec } from "../../lib/service/routes.ts";
 import { LOCAL_REGION } from "../../lib/state/dynamo.ts";
 import { LOCAL_ACCOUNT_ID } from "./http-api-event.ts";
 
-/** Timeouts of the deployed functions (docs/surfaces.md § CDK stack). */
-export const FUNCTION_TIMEOUT_MS: Record<string, number> = {
-  status: 12_000,
-  logs: 12_000,
-  download: 12_000,
-  health: 12_000,
-  "health-probe": 60_000,
-};
+/** Timeouts of the deployed functions (lib/service/routes.ts, as the CDK stack sets them). */
+export const FUNCTION_TIMEOUT_MS: Record<string, number> = Object.fromEntries(
+  FUNCTIONS.map((f) => [f.name, f.timeoutSeconds * 1000]),
+);
 
-export const DEFAULT_TIMEOUT_MS = 12_000;
+/** For a name the table does not know: an HTTP function's timeout. */
+export const DEFAULT_TIMEOUT_MS = functionSpec("status").timeoutSeconds * 1000;
 
 export interface ContextOptions {
   /** The short function name (`status`, `logs`, …). */

@@ -3,10 +3,9 @@
  * routed, a `{param}` matches exactly one non-empty raw segment, and the segment is URL-decoded
  * into `pathParameters`. Pure: no I/O.
  */
-import { ROUTES as SERVICE_ROUTES } from "../../lib/service/routes.ts";
+import { API_ROUTES, type HttpFunctionName } from "../../lib/service/routes.ts";
 
-/** The Lambda functions behind the HTTP API. */
-export type HttpFunctionName = "status" | "logs" | "download" | "health";
+export type { HttpFunctionName };
 
 export interface RouteDefinition {
   /** API Gateway's route key, e.g. `GET /health`. */
@@ -14,14 +13,11 @@ export interface RouteDefinition {
   fn: HttpFunctionName;
 }
 
-/** Each route key (lib/service/routes.ts, shared with the CDK stack) and the function behind it. */
-export const ROUTES: readonly RouteDefinition[] = [
-  { routeKey: SERVICE_ROUTES.health, fn: "health" },
-  { routeKey: SERVICE_ROUTES.deployments, fn: "status" },
-  { routeKey: SERVICE_ROUTES.runtime, fn: "status" },
-  { routeKey: SERVICE_ROUTES.logs, fn: "logs" },
-  { routeKey: SERVICE_ROUTES.download, fn: "download" },
-];
+/** Each route key and the function behind it, from the one table (lib/service/routes.ts). */
+export const ROUTES: readonly RouteDefinition[] = API_ROUTES.map((r) => ({
+  routeKey: r.routeKey,
+  fn: r.function,
+}));
 
 export interface RouteMatch {
   route: RouteDefinition;

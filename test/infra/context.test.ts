@@ -41,7 +41,7 @@ describe("authorizer=jwt, runtimeLogsEnabled=false, limits", () => {
     const authorizerId = Object.keys(s.template.findResources("AWS::ApiGatewayV2::Authorizer"))[0];
     for (const route of ROUTES) {
       s.template.hasResourceProperties("AWS::ApiGatewayV2::Route", {
-        RouteKey: `GET ${route.path}`,
+        RouteKey: route.routeKey,
         AuthorizationType: route.public ? "NONE" : "JWT",
         AuthorizerId: route.public ? Match.absent() : { Ref: authorizerId },
       });

@@ -11,6 +11,7 @@ import { FUNCTIONS, type FunctionName } from "../../infra/functions.ts";
 import { acknowledgements } from "../../infra/nag.ts";
 import { ENV } from "../../lib/config.ts";
 import { METRIC_NAMESPACE } from "../../lib/probe/report.ts";
+import { API_ROUTES } from "../../lib/service/routes.ts";
 import {
   AUDIT_TABLE,
   REGISTRY_TABLE,
@@ -18,6 +19,9 @@ import {
   TABLES,
   type TableDefinition,
 } from "../../lib/state/tables.ts";
+import { FUNCTION_TIMEOUT_MS as LOCAL_TIMEOUT_MS } from "../../local/stack/lambda-context.ts";
+import { ROUTES as LOCAL_ROUTES, matchRoute } from "../../local/stack/routes.ts";
+import { buildOpenApi } from "../../scripts/openapi.ts";
 import { resources, type Synthesized, synth, unacknowledged } from "./synth.ts";
 
 let s: Synthesized;
@@ -388,57 +392,65 @@ describe("reserved concurrency and alarm topic", () => {
 });
 
 describe("HTTP API", () => {
-  const routeKey = (path: string) => `GET ${path}`;
+  const templateRoutes = () => resources(s.template, "AWS::ApiGatewayV2::Route").map(([, r]) => r.Properties);
 
-  it("routes exactly the GET routes of api.md", () => {
-    const keys = resources(s.template, "AWS::ApiGatewayV2::Route").map(([, r]) => r.Properties.RouteKey);
-    expect(keys.sort()).toEqual(
-      [
-        "GET /health",
-        "GET /namespaces/{namespaceId}/agents/{agentId}/deployments",
-        "GET /namespaces/{namespaceId}/agents/{agentId}/deployments/{deploymentId}/runtime",
-        "GET /namespaces/{namespaceId}/agents/{agentId}/deployments/{deploymentId}/runtime/logs",
-        "GET /namespaces/{namespaceId}/agents/{agentId}/deployments/{deploymentId}/runtime/logs/download",
-      ].sort(),
-    );
+  it("routes exactly the routes of the one table (lib/service/routes.ts), GET only", () => {
+    const keys = templateRoutes().map((r) => r.RouteKey as string);
+    expect(keys.sort()).toEqual(API_ROUTES.map((r) => r.routeKey).sort());
+    for (const r of API_ROUTES) expect(r.routeKey).toBe(`GET ${r.path}`);
   });
 
-  it.each(ROUTES.map((r) => [r.path, r] as const))("%s: integration and authorizer", (path, route) => {
-    const [, r] = resources(s.template, "AWS::ApiGatewayV2::Route").find(
-      ([, r]) => r.Properties.RouteKey === routeKey(path),
-    )!;
-    expect(r.Properties.AuthorizationType).toBe(route.public ? "NONE" : "AWS_IAM");
-    const integrationId = (r.Properties.Target as { "Fn::Join": [string, [string, { Ref: string }]] })[
-      "Fn::Join"
-    ][1][1].Ref;
+  it.each(API_ROUTES.map((r) => [r.routeKey, r] as const))("%s: integration and authorizer", (key, route) => {
+    const r = templateRoutes().find((p) => p.RouteKey === key)!;
+    expect(r.AuthorizationType).toBe(route.public ? "NONE" : "AWS_IAM");
+    const integrationId = (r.Target as { "Fn::Join": [string, [string, { Ref: string }]] })["Fn::Join"][1][1]
+      .Ref;
     const integration = s.template.toJSON().Resources[integrationId].Properties;
     expect(integration.IntegrationType).toBe("AWS_PROXY");
     expect(integration.PayloadFormatVersion).toBe("2.0");
-    expect(JSON.stringify(integration.IntegrationUri)).toContain(`"${logicalIds[route.target]}"`);
+    expect(JSON.stringify(integration.IntegrationUri)).toContain(`"${logicalIds[route.function]}"`);
   });
 
   it("uses one Lambda proxy integration per function, invocable from its routes only", () => {
-    s.template.resourceCountIs("AWS::ApiGatewayV2::Integration", new Set(ROUTES.map((r) => r.target)).size);
+    s.template.resourceCountIs(
+      "AWS::ApiGatewayV2::Integration",
+      new Set(API_ROUTES.map((r) => r.function)).size,
+    );
     const sources = resources(s.template, "AWS::Lambda::Permission").map(([, p]) =>
       JSON.stringify(p.Properties.SourceArn),
     );
-    expect(sources).toHaveLength(ROUTES.length);
-    for (const route of ROUTES) expect(sources.some((src) => src.includes(`/*/*${route.path}"`))).toBe(true);
+    expect(sources).toHaveLength(API_ROUTES.length);
+    for (const route of API_ROUTES)
+      expect(sources.some((src) => src.includes(`/*/*${route.path}"`))).toBe(true);
   });
 
-  it("binds health, status, logs and download as documented", () => {
-    const target = Object.fromEntries(ROUTES.map((r) => [r.path, r.target]));
-    expect(target["/health"]).toBe("health");
-    expect(target["/namespaces/{namespaceId}/agents/{agentId}/deployments"]).toBe("status");
-    expect(target["/namespaces/{namespaceId}/agents/{agentId}/deployments/{deploymentId}/runtime"]).toBe(
-      "status",
-    );
-    expect(target["/namespaces/{namespaceId}/agents/{agentId}/deployments/{deploymentId}/runtime/logs"]).toBe(
-      "logs",
-    );
+  it("has no copy of the table that drifts: the stack, the local stack, the Lambda context and the OpenAPI agree", () => {
+    const table = API_ROUTES.map((r) => ({ routeKey: r.routeKey, fn: r.function }));
+    expect(ROUTES.map((r) => ({ routeKey: r.routeKey, fn: r.target }))).toEqual(table);
+    expect(ROUTES.map((r) => r.path)).toEqual(API_ROUTES.map((r) => r.path));
+    expect(ROUTES.map((r) => r.public)).toEqual(API_ROUTES.map((r) => r.public));
+    expect(LOCAL_ROUTES).toEqual(table);
+    for (const r of API_ROUTES) {
+      expect(matchRoute("GET", r.path.replace(/\{[^}]+\}/g, "x"))?.route.fn, r.routeKey).toBe(r.function);
+    }
+    for (const f of FUNCTIONS) {
+      if (f.local) expect(LOCAL_TIMEOUT_MS[f.name]).toBe(f.timeoutSeconds * 1000);
+      const fn = s.template.toJSON().Resources[logicalIds[f.name]].Properties;
+      expect([fn.Timeout, fn.MemorySize, fn.ReservedConcurrentExecutions]).toEqual([
+        f.timeoutSeconds,
+        f.memoryMiB,
+        f.reservedConcurrency,
+      ]);
+    }
+    const openapi = buildOpenApi() as { paths: Record<string, { get: { security: unknown[] } }> };
+    expect(Object.keys(openapi.paths).sort()).toEqual(API_ROUTES.map((r) => r.path).sort());
+    for (const r of API_ROUTES) expect(openapi.paths[r.path]!.get.security.length === 0).toBe(r.public);
+    // The template's routes are the table's, route for route (a path changed anywhere else fails here).
     expect(
-      target["/namespaces/{namespaceId}/agents/{agentId}/deployments/{deploymentId}/runtime/logs/download"],
-    ).toBe("download");
+      templateRoutes()
+        .map((r) => [r.RouteKey, r.AuthorizationType === "NONE"])
+        .sort(),
+    ).toEqual(API_ROUTES.map((r) => [r.routeKey, r.public]).sort());
   });
 
   it("logs access to a log group and throttles by default", () => {
