@@ -60,7 +60,9 @@ export const downloadQuerySchema = z.strictObject({
 type Defined<T> = { [K in keyof T]: Exclude<T[K], undefined> };
 
 /** A parsed log query: the schema's output, with `download` settled by the route. */
-export type LogQuery = Defined<Omit<z.output<typeof logQuerySchema>, "download">> & { download: boolean };
+export type ParsedLogQuery = Defined<Omit<z.output<typeof logQuerySchema>, "download">> & {
+  download: boolean;
+};
 
 function issuesToDetails(error: z.ZodError, prefix: string, input: Record<string, unknown>): ErrorDetail[] {
   const details: ErrorDetail[] = [];
@@ -133,7 +135,7 @@ export function parseLogQuery(
   query: Record<string, string | undefined> | undefined,
   route: "logs" | "download",
   now: number,
-): LogQuery {
+): ParsedLogQuery {
   const parsed = (route === "logs" ? logQuerySchema : downloadQuerySchema).safeParse(query ?? {});
   if (!parsed.success) throw invalidRequest(issuesToDetails(parsed.error, "query", query ?? {}));
   const q = parsed.data;
@@ -152,7 +154,7 @@ export function parseLogQuery(
   if (conflicts.length > 0) throw invalidRequest(conflicts);
   if (q.source === "sandbox" && (q.pod !== undefined || q.container !== undefined || q.previous === true))
     throw new ServiceError("RUNTIME_LOGS_POD_INVALID");
-  const result: LogQuery = { source: q.source, download: route === "download" || q.download === true };
+  const result: ParsedLogQuery = { source: q.source, download: route === "download" || q.download === true };
   if (q.pod !== undefined) result.pod = q.pod;
   if (q.container !== undefined) result.container = q.container;
   if (q.previous !== undefined) result.previous = q.previous;

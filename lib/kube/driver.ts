@@ -37,7 +37,7 @@ import {
 import { ClusterHttpError, PodGoneError } from "./errors.ts";
 import { listPodEvents } from "./events.ts";
 import type { KubeconfigStore } from "./kubeconfig-store.ts";
-import { buildLogQuery, classifyLogResponse, type LogQuery } from "./log-read.ts";
+import { buildLogQuery, classifyLogResponse, type PodLogQuery } from "./log-read.ts";
 import type {
   AccessReport,
   CallOptions,
@@ -346,7 +346,7 @@ export class ClientNodeKubeDriver implements KubeDriver {
       throw new ServiceError("RUNTIME_LOGS_POD_INVALID");
     }
     const limitBytes = options.limitBytes ?? LOG_READ_LIMIT_BYTES;
-    const query: LogQuery = {
+    const query: PodLogQuery = {
       container: options.container,
       previous: options.previous,
       limitBytes,

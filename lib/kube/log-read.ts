@@ -10,7 +10,8 @@ import { ClusterHttpError } from "./errors.ts";
 import type { RawResponse } from "./transport.ts";
 import { InvalidClusterData } from "./validate.ts";
 
-export interface LogQuery {
+/** The query of one Pod log GET (`…/pods/{pod}/log`), before it becomes a URL. */
+export interface PodLogQuery {
   container: string;
   tailLines?: number;
   sinceSeconds?: number;
@@ -23,7 +24,7 @@ const isCount = (n: number, min: number, max: number): boolean =>
   Number.isSafeInteger(n) && n >= min && n <= max;
 
 /** Path and query of the log GET, with `timestamps=true`; refuses values outside the contract. */
-export function buildLogQuery(namespace: string, pod: string, q: LogQuery): string {
+export function buildLogQuery(namespace: string, pod: string, q: PodLogQuery): string {
   if (!isCount(q.limitBytes, 1, LOG_READ_LIMIT_BYTES)) throw new RangeError("limitBytes out of range");
   if (q.tailLines !== undefined && !isCount(q.tailLines, 0, 1_000_000))
     throw new RangeError("tailLines out of range");
@@ -70,7 +71,7 @@ export function isNoPreviousInstance(message: string, container: string, pod: st
  */
 export function classifyLogResponse(
   res: RawResponse,
-  q: LogQuery,
+  q: PodLogQuery,
   pod: string,
   limitBytes: number,
 ): LogOutcome {

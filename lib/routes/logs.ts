@@ -7,7 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { ServiceError } from "../api/errors.ts";
-import type { DeploymentPath, LogQuery } from "../api/schemas.ts";
+import type { DeploymentPath, ParsedLogQuery } from "../api/schemas.ts";
 import type { AuditSink } from "../audit/sink.ts";
 import type { ServiceKeys } from "../keys.ts";
 import type { Limiter } from "../limiter/limiter.ts";
@@ -23,7 +23,7 @@ export interface LogsRequest {
   principalId: string;
   path: DeploymentPath;
   /** `download` is true for `…/logs/download` and for `…/logs?download=true`. */
-  query: LogQuery;
+  query: ParsedLogQuery;
 }
 
 export interface LogsDeps {

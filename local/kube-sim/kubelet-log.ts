@@ -5,7 +5,7 @@
  */
 import type { KubeTime, LogLine } from "../scenario/schema.ts";
 
-export interface LogQuery {
+export interface KubeletLogFilter {
   tailLines: number | null;
   /** Lines strictly older than this (kubelet form) are dropped; a line exactly at it is kept. */
   since: KubeTime | null;
@@ -13,7 +13,7 @@ export interface LogQuery {
   timestamps: boolean;
 }
 
-export function renderLog(lines: readonly LogLine[], query: LogQuery): Buffer {
+export function renderLog(lines: readonly LogLine[], query: KubeletLogFilter): Buffer {
   let selected = lines;
   if (query.tailLines !== null) {
     selected = query.tailLines === 0 ? [] : selected.slice(-query.tailLines);

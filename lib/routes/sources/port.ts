@@ -9,7 +9,7 @@
  *
  * A reader never writes audit records and never touches the limiter: those stay in the use case.
  */
-import type { LogQuery } from "../../api/schemas.ts";
+import type { ParsedLogQuery } from "../../api/schemas.ts";
 import type { DeploymentRecord, SourceId } from "../../domain.ts";
 import type { CursorBinding, CursorKeys, IdentityKey } from "../../runtime-logs/types.ts";
 
@@ -17,7 +17,7 @@ import type { CursorBinding, CursorKeys, IdentityKey } from "../../runtime-logs/
  * The log query as a reader sees it: the contract's parsed query (typed, already inside the
  * contract; `download` set for a new, audited view rendered as an attachment).
  */
-export type SourceQuery = LogQuery;
+export type SourceQuery = ParsedLogQuery;
 
 export interface PrepareInput {
   query: SourceQuery;
