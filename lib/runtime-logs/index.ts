@@ -5,7 +5,7 @@
  * 1. `verifyCursor(token, {binding, keys, now})` right after authorization: `{status: "valid", state}`
  *    or `{status: "expired", state}`; anything else throws `RUNTIME_LOGS_CURSOR_INVALID`.
  * 2. After the runtime description, decide the view: no cursor, expired, another Pod than
- *    `cursorTargets(state).pod`, another `previous`, or the Pod gone → a new (audited) view with
+ *    `cursorStream(state).pod`, another `previous`, or the Pod gone → a new (audited) view with
  *    `cursor = null` (and `expired` for an expired one). Same Pod name with another UID or restart
  *    count stays in the view: the page reports `stream_replaced`.
  * 3. `planLogRead({cursor, pod, podUid, restartCount, previous, tailLines, sinceSeconds?, sinceTime?, now})`
@@ -51,11 +51,11 @@ export {
   type PageView,
 } from "./page.ts";
 export {
-  cursorTargets,
+  type CursorStream,
+  cursorStream,
   type LogReadInput,
   type LogReadPlan,
   planLogRead,
-  type ReadTargets,
   sinceSecondsFor,
 } from "./plan.ts";
 export {

@@ -41,7 +41,8 @@ export function readTailLines(c: CursorState | null, s: StreamRef, viewTailLines
   return c?.tailLines ?? viewTailLines;
 }
 
-export interface ReadTargets {
+/** The stream a cursor reads (Pod, UID, restart count, previous) and its view's tail. */
+export interface CursorStream {
   pod: string;
   podUid: string;
   previous: boolean;
@@ -78,7 +79,7 @@ export interface LogReadPlan {
 }
 
 /** The stream and view settings a cursor points at, so the caller can tell a new view. */
-export function cursorTargets(state: CursorState): ReadTargets {
+export function cursorStream(state: CursorState): CursorStream {
   return {
     pod: state.pod,
     podUid: state.podUid,

@@ -4,7 +4,7 @@ import {
   type BuildLogPageInput,
   buildLogPage,
   type CursorState,
-  cursorTargets,
+  cursorStream,
   planLogRead,
   REMEDIES,
   verifyCursor,
@@ -61,7 +61,7 @@ describe("buildLogPage", () => {
     const first = logWith("u1", 0, ["INFO a", "INFO b"]);
     const p1 = buildLogPage(base({ chunk: chunkOf(first, read(first), 1_048_576) }));
     const state = stateOf(p1.cursor!, T0 + 11_000);
-    expect(cursorTargets(state)).toEqual({
+    expect(cursorStream(state)).toEqual({
       pod: "gateway-0",
       podUid: "u1",
       previous: false,
