@@ -1,5 +1,5 @@
 /**
- * Synthesizes the real app (infra/build.ts) with cdk.json's context (its switches and feature flags,
+ * Synthesizes the real app (infra/build-app.ts) with cdk.json's context (its switches and feature flags,
  * as `cdk synth` passes them) plus a given context, bundling skipped unless the context says
  * otherwise (`aws:cdk:bundling-stacks`), into a temporary directory; returns the template and
  * cdk-nag's validation report. One synth per configuration, shared by the tests of a file.
@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { Template } from "aws-cdk-lib/assertions";
-import { buildApp } from "../../infra/build.ts";
+import { buildApp } from "../../infra/build-app.ts";
 import type { RuntimeLogsStack } from "../../infra/runtime-logs-stack.ts";
 
 export interface Violation {
