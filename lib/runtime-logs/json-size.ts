@@ -3,9 +3,15 @@
  * each record is measured once). Exact for what records hold: plain objects, arrays, strings, finite
  * numbers, booleans and null; `undefined` properties are left out, as JSON.stringify does.
  */
+import type { FieldValue, LogRecord } from "./types.ts";
+
+/** Printable ASCII that JSON.stringify writes as itself (all but the quote and the backslash). */
+const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7f]*$/;
 
 /** Bytes of `JSON.stringify(s)` for a string, quotes included. Linear. */
 export function jsonStringBytes(s: string): number {
+  // Most log text is plain ASCII: one native scan, then the string's length is its size.
+  if (PLAIN_ASCII.test(s)) return s.length + 2;
   let bytes = 2;
   const n = s.length;
   for (let i = 0; i < n; i++) {
@@ -58,4 +64,44 @@ export function jsonBytes(v: unknown): number {
     default:
       return 0;
   }
+}
+
+/** `{"type":"line","time":,"kind":,"level":,"message":}` without the values. */
+const LINE_FIXED = 51;
+
+/**
+ * Bytes of `JSON.stringify(rec)` for a record, without serializing it: the page measures every
+ * record (pipeline.md §7), and a line record's keys are known, so only its values are looked at.
+ * Key order does not change the size.
+ */
+export function recordBytes(rec: LogRecord): number {
+  if (rec.type !== "line") return jsonBytes(rec);
+  let bytes =
+    LINE_FIXED +
+    (rec.time === null ? 4 : jsonStringBytes(rec.time)) +
+    jsonStringBytes(rec.kind) +
+    jsonStringBytes(rec.level) +
+    jsonStringBytes(rec.message);
+  if (rec.subsystem !== undefined) bytes += 13 + jsonStringBytes(rec.subsystem); // ,"subsystem":
+  if (rec.fields !== undefined) bytes += 10 + fieldsBytes(rec.fields); // ,"fields":
+  if (rec.truncated !== undefined) bytes += 13 + (rec.truncated ? 4 : 5); // ,"truncated":
+  if (rec.origin !== undefined) bytes += 10 + jsonStringBytes(rec.origin); // ,"origin":
+  if (rec.format !== undefined) bytes += 10 + jsonStringBytes(rec.format); // ,"format":
+  return bytes;
+}
+
+function fieldsBytes(fields: Record<string, FieldValue>): number {
+  let bytes = 2;
+  let first = true;
+  for (const k in fields) {
+    if (!Object.hasOwn(fields, k)) continue;
+    const v = fields[k];
+    if (v === undefined) continue;
+    bytes += (first ? 0 : 1) + jsonStringBytes(k) + 1;
+    if (typeof v === "string") bytes += jsonStringBytes(v);
+    else if (typeof v === "number") bytes += Number.isFinite(v) ? String(v).length : 4;
+    else bytes += v ? 4 : 5;
+    first = false;
+  }
+  return bytes;
 }

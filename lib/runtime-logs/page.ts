@@ -27,6 +27,7 @@ import {
   signingKey,
 } from "./cursor.ts";
 import { gap } from "./gaps.ts";
+import { recordBytes } from "./json-size.ts";
 import { type RawLine, splitChunk } from "./lines.ts";
 import { RESUME_OVERLAP_MS, readTailLines, resumesStream } from "./plan.ts";
 import {
@@ -115,8 +116,8 @@ interface Entry {
   rec: LogRecord;
   /** Index in `take` of the last line this record covers; -1 for gaps. */
   last: number;
-  /** The record serialized once, when it was measured (records are final by then). */
-  json?: string;
+  /** Bytes of the record in the page's array, comma included; set when it was measured. */
+  size: number;
 }
 
 interface PemState {
@@ -158,12 +159,13 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
   let firstTime = firstTimeOf(lines);
 
   const entries: Entry[] = [];
-  if (input.expired) entries.push({ rec: gap("cursor_expired", null), last: -1 });
+  if (input.expired) entries.push({ rec: gap("cursor_expired", null), last: -1, size: 0 });
   if (prior !== null && !sameStream) {
     const restarted = prior.pod === chunk.pod && prior.podUid === chunk.podUid;
     entries.push({
       rec: gap("stream_replaced", firstTime, restarted ? "stream_replaced" : "stream_replaced_pod"),
       last: -1,
+      size: 0,
     });
   }
 
@@ -180,7 +182,7 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
   const future = futureRule(judgedAt, frontier, hashKey);
   // A frontier ahead of the service's clock: continue from now − overlap (the plan read from there).
   if (frontier !== null && frontierAhead(frontier, now)) {
-    entries.push({ rec: gap("clock_step", null, "clock_step_service"), last: -1 });
+    entries.push({ rec: gap("clock_step", null, "clock_step_service"), last: -1, size: 0 });
     frontier = null;
   }
   let sel = selectLines(lines, frontier, chunkStartComplete, hashKey, chunk.truncated, future);
@@ -193,7 +195,7 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
   if (stepped !== null) {
     lines = stepped.lines;
     firstTime = lines[stepped.from]!.time;
-    entries.push({ rec: gap("clock_step", firstTime), last: -1 });
+    entries.push({ rec: gap("clock_step", firstTime), last: -1, size: 0 });
     const take: number[] = [];
     for (let i = stepped.from; i < lines.length; i++) take.push(i);
     sel = {
@@ -224,6 +226,7 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
     entries.push({
       rec: gap("window_exceeded", firstTime, fullRead ? "window_exceeded" : "window_exceeded_resume"),
       last: -1,
+      size: 0,
     });
   }
 
@@ -309,12 +312,12 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
     // Measure the records built so far.
     for (; k < entries.length; k++) {
       const entry = entries[k]!;
-      entry.json = JSON.stringify(entry.rec);
-      const size = utf8Length(entry.json) + 1;
+      const size = recordBytes(entry.rec) + 1;
       if (used + size > budget) {
         full = true;
         break;
       }
+      entry.size = size;
       used += size;
     }
     if (full || built === take.length) break;
@@ -329,7 +332,7 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
       const line = lines[take[q]!]!;
       if (q === sel.steps[nextStep]) {
         // The node's clock went back before this line: lines written around it may be missing.
-        entries.push({ rec: gap("clock_step", line.time), last: -1 });
+        entries.push({ rec: gap("clock_step", line.time), last: -1, size: 0 });
         open = null;
         nextStep++;
       }
@@ -341,7 +344,7 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
           continue;
         }
         const rec: WithheldRecord = { type: "withheld", time: line.time, count: 1, reason: c.reason };
-        const entry = { rec, last: q };
+        const entry = { rec, last: q, size: 0 };
         entries.push(entry);
         open = { rec, entry };
         continue;
@@ -350,7 +353,7 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
       const rec: LineRecord = masked[q]
         ? { type: "line", time: line.time, kind: "text", level: "unknown", message: PEM_MASK }
         : lineRecord(line.time, c as LineContent);
-      entries.push({ rec, last: q });
+      entries.push({ rec, last: q, size: 0 });
     }
     built = stable;
   }
@@ -391,7 +394,7 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
   // Level filter after signing: the cursor already resumes after hidden lines.
   const min = view.minLevel;
   const records: LogRecord[] = [];
-  const parts: string[] = [];
+  let recordsBytes = 0;
   let withheld = 0;
   for (let i = 0; i < kept.length; i++) {
     const rec = kept[i]!.rec;
@@ -405,15 +408,22 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
       continue;
     }
     records.push(rec);
-    parts.push(kept[i]!.json ?? JSON.stringify(rec));
+    recordsBytes += kept[i]!.size;
   }
   for (const g of tail) {
     records.push(g);
-    parts.push(JSON.stringify(g));
+    recordsBytes += recordBytes(g) + 1;
   }
   const page: LogPage = { ...shell, records, withheld, truncated: cut || stall === "stay", cursor: token };
-  const body = assembleEnvelope(page, parts, input.requestId);
-  if (utf8Length(body) > budget) {
+  // One native serialization of the whole page; its size is the measured records' sum (one comma
+  // fewer than records) plus the envelope around them, so the 1 MiB body is not measured again.
+  const body = envelope(page, input.requestId);
+  const bytes =
+    utf8Length(envelope({ ...page, records: [] }, input.requestId)) +
+    recordsBytes -
+    (records.length > 0 ? 1 : 0);
+  // A UTF-8 size is never below the UTF-16 length: a cheap check that the sum is not short.
+  if (bytes > budget || body.length > bytes) {
     throw new ServiceError("INTERNAL", { internal: "page exceeded its budget after serialization" });
   }
   return { page, cursor: token, body };
@@ -422,23 +432,6 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
 function firstTimeOf(lines: readonly RawLine[]): string | null {
   for (const l of lines) if (l.time !== null) return l.time;
   return null;
-}
-
-/**
- * The same bytes as `envelope(page, requestId)`, with the records' serializations made when they
- * were measured spliced in, so no record is serialized twice. Field order is LogPage's.
- */
-function assembleEnvelope(page: LogPage, records: readonly string[], requestId: string): string {
-  const head = JSON.stringify({
-    deploymentId: page.deploymentId,
-    source: page.source,
-    stream: page.stream,
-    observedAt: page.observedAt,
-  });
-  return (
-    `{"data":${head.slice(0, -1)},"records":[${records.join(",")}],"withheld":${page.withheld},` +
-    `"truncated":${page.truncated},"cursor":${JSON.stringify(page.cursor)}},"meta":${JSON.stringify({ requestId })}}`
-  );
 }
 
 /** `{"data":page,"meta":{"requestId"}}`: one native serialization, flat and exact. */

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, it } from "vitest";
-import { jsonBytes, jsonStringBytes } from "../../../lib/runtime-logs/json-size.ts";
+import { jsonBytes, jsonStringBytes, recordBytes } from "../../../lib/runtime-logs/json-size.ts";
+import type { LogRecord } from "../../../lib/runtime-logs/types.ts";
 
 const bytesOf = (v: unknown): number => Buffer.byteLength(JSON.stringify(v), "utf8");
 
@@ -46,5 +47,80 @@ describe("jsonBytes", () => {
       { requiredKeys: ["type", "message"] },
     );
     fc.assert(fc.property(record, (r) => jsonBytes(r) === bytesOf(r)));
+  });
+
+  it("recordBytes matches JSON.stringify for every record shape (unicode, escapes, big numbers)", () => {
+    const tricky = fc.constantFrom(
+      "\ud800",
+      "\udc00",
+      "\u0000",
+      "\u001f",
+      "\u007f",
+      "\u2028",
+      '"',
+      "\\",
+      "é",
+      "🚀",
+      "\ud83d",
+    );
+    const text = fc.oneof(
+      fc.string(),
+      fc.string({ unit: "binary" }),
+      fc.array(fc.oneof(fc.string({ unit: "grapheme" }), tricky), { maxLength: 8 }).map((a) => a.join("")),
+    );
+    const time = fc.option(text, { nil: null });
+    const fieldValue = fc.oneof(
+      text,
+      fc.double(),
+      fc.integer(),
+      fc.constantFrom(
+        Number.MAX_VALUE,
+        Number.MIN_VALUE,
+        1e21,
+        -0,
+        2 ** 53 + 2,
+        Number.NaN,
+        Number.POSITIVE_INFINITY,
+      ),
+      fc.boolean(),
+    );
+    const line = fc.record(
+      {
+        type: fc.constant("line" as const),
+        time,
+        kind: fc.constantFrom("text" as const, "structured" as const, "wrapper" as const, "sandbox" as const),
+        level: fc.constantFrom(
+          "debug" as const,
+          "info" as const,
+          "warn" as const,
+          "error" as const,
+          "unknown" as const,
+        ),
+        message: text,
+        subsystem: text,
+        fields: fc.dictionary(text, fieldValue, { maxKeys: 6 }),
+        truncated: fc.boolean(),
+        origin: fc.constantFrom("sandbox" as const, "gateway" as const),
+        format: fc.constant("ocsf" as const),
+      },
+      { requiredKeys: ["type", "time", "kind", "level", "message"] },
+    );
+    const withheld = fc.record({
+      type: fc.constant("withheld" as const),
+      time,
+      count: fc.nat(),
+      reason: fc.constantFrom("unrecognised_structured" as const, "oversized" as const, "malformed" as const),
+    });
+    const gapRec = fc.record({
+      type: fc.constant("gap" as const),
+      time,
+      reason: fc.constantFrom("truncated" as const, "clock_step" as const),
+      remedy: text,
+    });
+    const record: fc.Arbitrary<LogRecord> = fc.oneof(line, withheld, gapRec);
+    fc.assert(
+      fc.property(record, (r) => recordBytes(r) === bytesOf(r)),
+      { numRuns: 2000 },
+    );
   });
 });
