@@ -5,7 +5,7 @@
  * unquoted one to the next whitespace; punctuation never ends it. Every scan here is linear and
  * bounded by the next whitespace or closing quote.
  */
-import { isAlnum, isSpace } from "./scan.ts";
+import { isAlnum, isSpace, skipBlanks } from "./scan.ts";
 
 const lower = (c: number): number => (c >= 65 && c <= 90 ? c + 32 : c);
 
@@ -49,15 +49,6 @@ export function skipKeyClose(s: string, i: number): number {
       continue;
     }
     break;
-  }
-  return i;
-}
-
-export function skipBlanks(s: string, i: number): number {
-  while (i < s.length) {
-    const c = s.charCodeAt(i);
-    if (c !== 32 && c !== 9) break;
-    i++;
   }
   return i;
 }

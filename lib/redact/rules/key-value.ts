@@ -4,10 +4,10 @@
  * name/value attributes, SQL (`PASSWORD '…'`, `IDENTIFIED BY '…'`), flags (`--db-pass v`) and env
  * names with any affix or case (`DB_PASS`, `PGPASSWORD`, `authKey`, `encryptionKey`).
  */
-import { skipBlanks, valueAfterKey, valueAt, wordAt } from "../grammar.ts";
+import { valueAfterKey, valueAt, wordAt } from "../grammar.ts";
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
-import { isKeyChar, isOneMark, splice } from "../scan.ts";
+import { isKeyChar, isOneMark, skipBlanks, splice } from "../scan.ts";
 
 const MAX_KEY = 128;
 /** A run of key characters (`isKeyChar`), matched natively from `lastIndex`. */
