@@ -8,7 +8,15 @@ import type { Level } from "../domain.ts";
 import { redact } from "../redact/index.ts";
 import { LEVEL_WORDS, PLAIN_LEVELS } from "./level-words.ts";
 import { fitUtf8, stripControls, utf8Length } from "./sanitize.ts";
-import type { FieldValue, IdentityKey, LineKind, LineRecord, RecordLevel, WithheldReason } from "./types.ts";
+import type {
+  FieldValue,
+  IdentityKey,
+  LineKind,
+  LineRecord,
+  LogRecord,
+  RecordLevel,
+  WithheldReason,
+} from "./types.ts";
 
 export const MAX_INPUT_LINE_BYTES = 32 * 1024;
 export const MAX_TEXT_BYTES = 4 * 1024;
@@ -77,6 +85,13 @@ export interface JsonRunState {
 
 const LEVEL_RANK: Record<Level, number> = { debug: 0, info: 1, warn: 2, error: 3 };
 export const levelRank = (l: Level): number => LEVEL_RANK[l];
+
+/** A line below `minLevel` is left off the page; lines of unknown level and other records never are. */
+export const belowMinLevel = (rec: LogRecord, min: Level | undefined): boolean =>
+  min !== undefined &&
+  rec.type === "line" &&
+  rec.level !== "unknown" &&
+  levelRank(rec.level) < levelRank(min);
 
 /** A structured level name (any case) → level. */
 export function levelFromName(name: string): RecordLevel {

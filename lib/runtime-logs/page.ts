@@ -6,12 +6,12 @@
 import { ServiceError } from "../api/errors.ts";
 import type { Level, LogChunk, SourceId } from "../domain.ts";
 import {
+  belowMinLevel,
   type Classified,
   type ClassifyContext,
   classifyLine,
   type JsonRunState,
   type LineContent,
-  levelRank,
   Pem,
 } from "./classify.ts";
 import { FUTURE_MS, frontierAhead, futureRule, keyAt, steppedLines } from "./clock.ts";
@@ -399,14 +399,7 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
   for (let i = 0; i < kept.length; i++) {
     const rec = kept[i]!.rec;
     if (rec.type === "withheld") withheld += rec.count;
-    if (
-      min !== undefined &&
-      rec.type === "line" &&
-      rec.level !== "unknown" &&
-      levelRank(rec.level) < levelRank(min)
-    ) {
-      continue;
-    }
+    if (belowMinLevel(rec, min)) continue;
     records.push(rec);
     recordsBytes += kept[i]!.size;
   }

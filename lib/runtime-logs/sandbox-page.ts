@@ -17,7 +17,7 @@
 import { ServiceError } from "../api/errors.ts";
 import type { Level } from "../domain.ts";
 import type { SandboxChunk, SandboxLogLine } from "../openshell/types.ts";
-import { type ClassifyContext, levelRank } from "./classify.ts";
+import { belowMinLevel, type ClassifyContext } from "./classify.ts";
 import { keyById, MAX_CURSOR_CHARS, signingKey } from "./cursor.ts";
 import { jsonBytes } from "./json-size.ts";
 import { PAGE_BUDGET_BYTES } from "./page.ts";
@@ -437,14 +437,7 @@ export function buildSandboxPage(input: SandboxPageInput): SandboxBuiltPage {
   // Level filter after signing: the cursor already resumes after hidden lines.
   const min = view.minLevel;
   for (const { rec } of lineRecords) {
-    if (
-      min !== undefined &&
-      rec.type === "line" &&
-      rec.level !== "unknown" &&
-      levelRank(rec.level) < levelRank(min)
-    ) {
-      continue;
-    }
+    if (belowMinLevel(rec, min)) continue;
     records.push(rec);
   }
   if (cut) records.push(gap("truncated", cutTime));
