@@ -79,8 +79,11 @@ export function recordBytes(rec: LogRecord): number {
   let bytes =
     LINE_FIXED +
     (rec.time === null ? 4 : jsonStringBytes(rec.time)) +
-    jsonStringBytes(rec.kind) +
-    jsonStringBytes(rec.level) +
+    // kind and level are names from a fixed set of ASCII words: no escapes.
+    rec.kind.length +
+    2 +
+    rec.level.length +
+    2 +
     jsonStringBytes(rec.message);
   if (rec.subsystem !== undefined) bytes += 13 + jsonStringBytes(rec.subsystem); // ,"subsystem":
   if (rec.fields !== undefined) bytes += 10 + fieldsBytes(rec.fields); // ,"fields":
