@@ -23,15 +23,18 @@ const daysInMonth = (year: number, month: number): number => {
   return [4, 6, 9, 11].includes(month) ? 30 : 31;
 };
 
-/** True when the fields name a real calendar instant of years 1–9999 (no leap second). */
-export function isCalendarInstant(
+/** Year, month (1–12), day, hour, minute and second of a UTC instant. */
+export type CalendarFields = [
   year: number,
   month: number,
   day: number,
   hour: number,
   minute: number,
   second: number,
-): boolean {
+];
+
+/** True when the fields name a real calendar instant of years 1–9999 (no leap second). */
+export function isCalendarInstant(...[year, month, day, hour, minute, second]: CalendarFields): boolean {
   return (
     year >= 1 &&
     month >= 1 &&
@@ -48,14 +51,7 @@ export function isCalendarInstant(
 }
 
 /** Epoch milliseconds of a UTC calendar instant: Date.UTC without its mapping of years 0–99 to 1900–1999. */
-export function utcMillis(
-  year: number,
-  month: number,
-  day: number,
-  hour: number,
-  minute: number,
-  second: number,
-) {
+export function utcMillis(...[year, month, day, hour, minute, second]: CalendarFields): number {
   const date = new Date(Date.UTC(2000, month - 1, day, hour, minute, second));
   date.setUTCFullYear(year);
   return date.getTime();
@@ -66,11 +62,9 @@ export function isRfc3339Utc(value: string): boolean {
   if (value.length > MAX_UTC_LENGTH) return false;
   const m = UTC_SHAPE.exec(value);
   if (m === null) return false;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as Fields;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as CalendarFields;
   return isCalendarInstant(year, month, day, hour, minute, second);
 }
-
-type Fields = [number, number, number, number, number, number];
 
 /** The parts of a time in the full RFC 3339 form, checked separately so callers can say which is wrong. */
 export interface Rfc3339Time {
@@ -94,7 +88,7 @@ export interface Rfc3339Time {
 export function readRfc3339(text: string): Rfc3339Time | null {
   const m = SHAPE.exec(text);
   if (m === null) return null;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as Fields;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as CalendarFields;
   const sign = m[8];
   const oh = sign === undefined ? 0 : Number(m[9]);
   const om = sign === undefined ? 0 : Number(m[10]);
