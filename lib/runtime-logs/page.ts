@@ -387,6 +387,7 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
     tailLines,
     carry: sameStream ? prior : null,
     futureKey: keyAt(now + FUTURE_MS),
+    latestKey: pem.latestKey,
     effNow,
   });
   const token = signCursor(state, view.binding, input.keys.cursor);
@@ -523,6 +524,11 @@ class PemMasker {
     this.fromCarry = carried.open;
   }
 
+  /** The greatest key of the lines masked so far (null while none had a time). */
+  get latestKey(): string | null {
+    return this.prevKey;
+  }
+
   /** Mask lines [from, to); every line before `to` is classified. */
   advance(from: number, to: number): void {
     const { lines, take, classified, carried, masked, after } = this;
@@ -627,6 +633,8 @@ interface NextStateInput {
   /** The cursor of this same stream before any re-anchoring (its far-future hashes, anchor, idle time). */
   carry: CursorState | null;
   futureKey: string | null;
+  /** The greatest key of the page's lines up to the last delivered one, or later. */
+  latestKey: string | null;
   /** Effective keys of `lines` under this read's far-future judgement. */
   effNow: readonly string[];
 }
@@ -724,7 +732,9 @@ function nextState(x: NextStateInput): CursorState {
   // Far-future lines delivered now join the remembered ones; the anchor is the last line accounted.
   const carry = x.carry !== null && x.carry.keyId === signing.id && !replaced ? x.carry : null;
   const future = carry?.future.slice() ?? [];
-  for (let q = 0; q <= lastItem && !replaced; q++) {
+  // Only a page whose latest line is beyond the far-future key has far-future lines to look for.
+  const anyFuture = x.futureKey !== null && x.latestKey !== null && x.latestKey > x.futureKey;
+  for (let q = 0; q <= lastItem && !replaced && anyFuture; q++) {
     const line = lines[take[q]!]!;
     if (x.futureKey !== null && line.key !== null && line.key > x.futureKey)
       future.push(lineHash(signing, line.raw));

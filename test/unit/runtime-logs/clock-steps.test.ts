@@ -83,6 +83,23 @@ describe("hostile clocks", () => {
     ]);
   });
 
+  it("a delivered far-future line is remembered by the cursor; timed lines are not", () => {
+    const remembered = (f: ReturnType<typeof follower>, now: number) => {
+      const v = verifyCursor(f.plan()!, { binding: BINDING, keys: KEYS, now });
+      if (v.status !== "valid") throw new Error(`cursor ${v.status}`);
+      return v.state.future.length;
+    };
+    const log = new ModelLog("u", 0);
+    log.append(BigInt(T0) * MS, "INFO one");
+    const f = follower(log);
+    f.poll(T0 + 500);
+    expect(remembered(f, T0 + 500)).toBe(0);
+    log.append(BigInt(Date.parse("2099-01-01T00:00:00Z")) * MS, "INFO from the future");
+    log.append(BigInt(T0 + 1000) * MS, "INFO two");
+    expect(lines(f.poll(T0 + 1500))).toEqual(["INFO from the future", "INFO two"]);
+    expect(remembered(f, T0 + 1500)).toBe(1);
+  });
+
   it("a node clock step back is found by the idle probe, reported, and lines keep arriving", () => {
     const log = new ModelLog("u", 0);
     for (let i = 0; i < 5; i++) log.append(BigInt(T0 + i * 1000) * MS, `INFO before ${i}`);
