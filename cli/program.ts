@@ -48,6 +48,12 @@ function agentArg(value: string): string {
   return parseId("AGENT", value);
 }
 
+/** `--deployment`, the same on every command that reads one deployment. */
+const DEPLOYMENT_OPTION = [
+  "--deployment <id>",
+  "deployment ID (default: the active one, or a newer one that already has Pods)",
+] as const;
+
 function deploymentOpt(value: string | undefined): string | undefined {
   return value === undefined ? undefined : parseId("--deployment", value);
 }
@@ -116,10 +122,7 @@ ${GLOBAL_HELP}`,
     .command("runtime")
     .description("Pods, containers, restarts, Events and log sources of a deployment")
     .argument("<AGENT>", "agent ID")
-    .option(
-      "--deployment <id>",
-      "deployment ID (default: the active one, or a newer one that already has Pods)",
-    )
+    .option(...DEPLOYMENT_OPTION)
     .addHelpText(
       "after",
       `
@@ -143,10 +146,7 @@ ${GLOBAL_HELP}`,
         .choices([...SOURCE_IDS, "all"])
         .makeOptionMandatory(),
     )
-    .option(
-      "--deployment <id>",
-      "deployment ID (default: the active one, or a newer one that already has Pods)",
-    )
+    .option(...DEPLOYMENT_OPTION)
     .option("--pod <name>", "Pod name (default: the source's first Pod)")
     .option("-c, --container <name>", "container of the Pod, init or main (default: the source's main one)")
     .option("--previous", "the previous instance of the container (after a restart)")
@@ -194,10 +194,7 @@ ${GLOBAL_HELP}`,
     .command("restarts")
     .description("restart records: who or what restarted a container, and why")
     .argument("<AGENT>", "agent ID")
-    .option(
-      "--deployment <id>",
-      "deployment ID (default: the active one, or a newer one that already has Pods)",
-    )
+    .option(...DEPLOYMENT_OPTION)
     .addHelpText(
       "after",
       `
