@@ -139,11 +139,11 @@ function linksOnThisSystem(binary: string): boolean {
 function packagedEnv(binary: string): Record<string, string> {
   const dir = dirname(binary);
   const conf = join(dir, "fonts.conf");
-  if (!existsSync(conf)) {
-    const xml = `<?xml version="1.0"?>\n<fontconfig><dir>${join(dir, "fonts")}</dir><cachedir>${join(dir, "fontcache")}</cachedir></fontconfig>\n`;
-    // At most once per cache directory; a concurrent writer writes the same bytes.
-    writeFileSync(conf, xml);
-  }
+  const xml = `<?xml version="1.0"?>\n<fontconfig><dir>${join(dir, "fonts")}</dir><cachedir>${join(dir, "fontcache")}</cachedir></fontconfig>\n`;
+  // Written again whenever the cache is reached by another path (a moved or symlinked
+  // node_modules): fontconfig with a stale directory makes Chromium abort. A concurrent writer
+  // writes the same bytes.
+  if (!existsSync(conf) || readFileSync(conf, "utf8") !== xml) writeFileSync(conf, xml);
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   env.FONTCONFIG_FILE = conf;
