@@ -15,20 +15,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDynamo, localDynamoOptions } from "../../../lib/state/dynamo.ts";
 import { LOCAL_TABLE_NAMES } from "../../../local/stack/dynamo.ts";
 import { type LocalStack, startLocalStack } from "../../../local/stack/index.ts";
+import { DENIED_SSH_FIELDS, deniedSshLine, PROXY_TARGET } from "../../support/sandbox.ts";
 import { canaries, client, LOGS, NS, scenario } from "./support.ts";
 
 const SANDBOX = "support-d2";
 const GATEWAY = "os1";
-const proxy = "openshell_sandbox::proxy";
 const secrets = canaries().secrets;
-const deny = {
-  action: "deny",
-  dst_host: "203.0.113.9",
-  dst_port: "22",
-  binary: "/usr/bin/ssh",
-  policy: "support-egress",
-  reason: "port 22 not allowed by policy",
-};
 
 /** The API suite's scenario, on the wall clock, with a sandbox on d2 and a missing one on d1. */
 function sandboxScenario() {
@@ -53,15 +45,15 @@ function sandboxScenario() {
             [
               "now-50s",
               "INFO",
-              proxy,
+              PROXY_TARGET,
               "CONNECT api.github.com:443",
               { action: "allow", dst_host: "api.github.com" },
             ],
-            ["now-40s", "WARN", proxy, "CONNECT 203.0.113.9:22", deny],
+            deniedSshLine("now-40s"),
             [
               "now-30s",
               "INFO",
-              proxy,
+              PROXY_TARGET,
               `CONNECT api.openai.com:443 with key ${secrets.openai}`,
               { action: "allow", api_key: secrets.openai, note: `token ${secrets.github}` },
             ],
@@ -166,8 +158,13 @@ describe("the local stack with an openshell block", () => {
       sandboxId: "sbx-7f3a",
     });
     const denied = data.records.find((r) => r.message === "CONNECT 203.0.113.9:22");
-    expect(denied).toMatchObject({ kind: "sandbox", level: "warn", origin: "sandbox", subsystem: proxy });
-    expect(denied?.fields).toEqual(deny);
+    expect(denied).toMatchObject({
+      kind: "sandbox",
+      level: "warn",
+      origin: "sandbox",
+      subsystem: PROXY_TARGET,
+    });
+    expect(denied?.fields).toEqual(DENIED_SSH_FIELDS);
     const keyed = data.records.find((r) => r.message?.startsWith("CONNECT api.openai.com"));
     expect(keyed?.message).toContain("[redacted:");
     expect(keyed?.fields?.api_key).toBe("[redacted:key-value]");
@@ -197,11 +194,11 @@ describe("the local stack with an openshell block", () => {
       [
         "now",
         "WARN",
-        proxy,
+        PROXY_TARGET,
         "CONNECT paste.example.net:443",
         { action: "deny", dst_host: "paste.example.net" },
       ],
-      ["now", "INFO", proxy, "CONNECT pypi.org:443", { action: "allow", dst_host: "pypi.org" }],
+      ["now", "INFO", PROXY_TARGET, "CONNECT pypi.org:443", { action: "allow", dst_host: "pypi.org" }],
     ]);
     const next = await page(`cursor=${encodeURIComponent(first.cursor!)}`);
     expect(messages(next.records)).toEqual(["CONNECT paste.example.net:443", "CONNECT pypi.org:443"]);
@@ -224,7 +221,7 @@ describe("the local stack with an openshell block", () => {
   it("marks buffer_lost when more lines than the ring holds arrive between two polls", async () => {
     const first = await page("tailLines=5");
     // 2000 is the ring's capacity: 2100 new lines push every line of the frontier out.
-    const flood = Array.from({ length: 2100 }, (_, i) => ["now", "INFO", proxy, `flood ${i}`]);
+    const flood = Array.from({ length: 2100 }, (_, i) => ["now", "INFO", PROXY_TARGET, `flood ${i}`]);
     await append(flood);
     const next = await page(`cursor=${encodeURIComponent(first.cursor!)}`);
     expect(next.records[0]).toMatchObject({ type: "gap", reason: "buffer_lost" });

@@ -10,10 +10,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalStack, startLocalStack } from "../../../local/stack/index.ts";
+import { deniedSshLine, PROXY_TARGET } from "../../support/sandbox.ts";
+import { workloadLabels } from "../../support/scenario.ts";
 import { RAW_HAZARD, runOcc, startOcc } from "./spawn.ts";
 
 const KEY = "sk-ant-api03-Zq8XyW7vU6tS5rR4qP3oN2mL1kJ0iH9gFfEeDdCc";
-const PROXY = "openshell_sandbox::proxy";
 
 const SCENARIO = {
   limits: { burst: 200, ratePerSecond: 50 },
@@ -28,11 +29,7 @@ const SCENARIO = {
               name: "shell-gateway-0",
               uid: "66666666-6666-4666-a666-666666666666",
               createdAt: "now-1h",
-              labels: {
-                "openclaw.dev/agent": "shell",
-                "openclaw.dev/revision": "s1",
-                "openclaw.dev/workload-role": "gateway",
-              },
+              labels: workloadLabels("gateway", "s1", "shell"),
               containers: [{ name: "gateway", logs: { current: [["now-50m", "INFO gw up"]] } }],
             },
           ],
@@ -49,20 +46,14 @@ const SCENARIO = {
           id: "sbx-0001",
           lines: [
             ["now-40m", "INFO", "openshell_sandbox::policy", "policy loaded", { policy: "egress" }],
+            deniedSshLine("now-30m"),
             [
-              "now-30m",
-              "WARN",
-              PROXY,
-              "CONNECT 203.0.113.9:22",
-              {
-                action: "deny",
-                dst_host: "203.0.113.9",
-                dst_port: "22",
-                binary: "/usr/bin/ssh",
-                policy: "egress",
-              },
+              "now-20m",
+              "INFO",
+              PROXY_TARGET,
+              `CONNECT api.anthropic.com:443 x-api-key=${KEY}`,
+              { api_key: KEY },
             ],
-            ["now-20m", "INFO", PROXY, `CONNECT api.anthropic.com:443 x-api-key=${KEY}`, { api_key: KEY }],
             ["now-10m", "ERROR", "openshell_sandbox::supervisor", "policy reload failed"],
           ],
         },
@@ -126,7 +117,7 @@ describe("occ --source sandbox against the local stack", { timeout: 120_000 }, (
     expect(out).toHaveLength(4);
     const denied = out.find((l) => l.includes("CONNECT 203.0.113.9:22"))!;
     expect(denied).toMatch(/ WARN +\[openshell_sandbox::proxy\] CONNECT 203\.0\.113\.9:22 /);
-    for (const kv of ["action=deny", 'dst_port="22"', "binary=/usr/bin/ssh", "policy=egress"])
+    for (const kv of ["action=deny", 'dst_port="22"', "binary=/usr/bin/ssh", "policy=support-egress"])
       expect(denied).toContain(kv);
     expect(out.at(-1)).toMatch(/ ERROR +\[openshell_sandbox::supervisor\] policy reload failed$/);
     expect(r.stdout).not.toContain(KEY);
@@ -145,7 +136,7 @@ describe("occ --source sandbox against the local stack", { timeout: 120_000 }, (
     expect(records[0]).toMatchObject({
       kind: "sandbox",
       origin: "sandbox",
-      subsystem: PROXY,
+      subsystem: PROXY_TARGET,
       fields: { api_key: "[redacted:key-value]" },
     });
   });
@@ -169,7 +160,7 @@ describe("occ --source sandbox against the local stack", { timeout: 120_000 }, (
       [
         "now",
         "WARN",
-        PROXY,
+        PROXY_TARGET,
         "CONNECT paste.example.net:443",
         { action: "deny", dst_host: "paste.example.net" },
       ],

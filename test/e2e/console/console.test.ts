@@ -3,42 +3,27 @@
  * real handlers), in-process: load, sign-in, chooser and Pod cards, follow across appends and a
  * restart, client-side filtering, download, 403, 429, cursor recovery, 501 and "no running Pod".
  */
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LocalStack, REPO_ROOT, startLocalStack } from "../../../local/stack/index.ts";
-import { type Browser, launch, openPage } from "./browser.ts";
+import { describe, expect, it } from "vitest";
+import { openPage } from "./browser.ts";
 import { choose, POLL, poll, rows, signIn as signInAt, visibleRows, waitForRow } from "./helpers.ts";
 import { AGENT, CLUSTER, consoleScenario, GW_POD, H_POD, K8S_NS, NS } from "./scenario.ts";
+import { consoleSuite, RESULTS } from "./suite.ts";
 
-const RESULTS = join(REPO_ROOT, "test-results");
 const SECRET = "sk-proj-AbCdEfGhIjKlMnOpQrStUvWx0123456789";
 
-let stack: LocalStack;
-let browser: Browser;
-
-beforeAll(async () => {
-  mkdirSync(RESULTS, { recursive: true });
-  [stack, browser] = await Promise.all([
-    startLocalStack({ scenario: consoleScenario(), port: 0, quiet: true, warm: true }),
-    launch(),
-  ]);
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+const suite = consoleSuite(consoleScenario);
 
 const signIn = (page: Page, principal: string, query = POLL) =>
-  signInAt(page, stack.apiUrl, principal, query);
+  signInAt(page, suite.stack.apiUrl, principal, query);
 const harness = { cluster: CLUSTER, namespace: K8S_NS, pod: H_POD, container: "harness" };
 
 describe("web console", () => {
   it("loads with no failing request or console error, serves a favicon, and signs in", async () => {
-    const { page, requests, consoleErrors } = await openPage(browser.context);
-    await page.goto(`${stack.apiUrl}/`);
+    const { page, requests, consoleErrors } = await openPage(suite.browser.context);
+    await page.goto(`${suite.stack.apiUrl}/`);
     await page.getByLabel("Local principal").waitFor();
     const fcp = await page.evaluate(
       () => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? Number.NaN,
@@ -84,7 +69,7 @@ describe("web console", () => {
   });
 
   it("chooses the active deployment, shows Pod cards, follows across appends and a restart", async () => {
-    const { page, consoleErrors, logReads } = await openPage(browser.context);
+    const { page, consoleErrors, logReads } = await openPage(suite.browser.context);
     await signIn(page, "alice");
     await choose(page);
     await expect(page.getByLabel("Deployment", { exact: true }).inputValue()).resolves.toBe("d2");
@@ -109,15 +94,15 @@ describe("web console", () => {
     expect(await rows(page).filter({ hasText: "request 0 handled" }).count()).toBe(0);
     await page.getByRole("button", { name: "Follow" }).click();
     expect(await page.locator("#follow").getAttribute("aria-pressed")).toBe("true");
-    stack.sim.advanceClock(1000);
-    stack.sim.append({ ...harness, lines: [["now", "INFO appended while following"]] });
+    suite.stack.sim.advanceClock(1000);
+    suite.stack.sim.append({ ...harness, lines: [["now", "INFO appended while following"]] });
     await waitForRow(page, "appended while following");
     expect(logReads("agent").some((r) => r.url.searchParams.has("cursor"))).toBe(true);
 
-    stack.sim.advanceClock(1000);
-    stack.sim.restart({ ...harness, exitCode: 137, reason: "OOMKilled" });
-    stack.sim.advanceClock(1000);
-    stack.sim.append({ ...harness, lines: [["now", "INFO new instance up"]] });
+    suite.stack.sim.advanceClock(1000);
+    suite.stack.sim.restart({ ...harness, exitCode: 137, reason: "OOMKilled" });
+    suite.stack.sim.advanceClock(1000);
+    suite.stack.sim.append({ ...harness, lines: [["now", "INFO new instance up"]] });
     await waitForRow(page, "new instance up");
     expect(await page.locator("#log-rows .row.restart", { hasText: "restarted" }).count()).toBe(1);
     // The stream change re-reads the runtime: the card and the previous-instance toggle follow.
@@ -142,7 +127,7 @@ describe("web console", () => {
   });
 
   it("filters by level and text on the client, without a new read", async () => {
-    const { page, logReads } = await openPage(browser.context);
+    const { page, logReads } = await openPage(suite.browser.context);
     await signIn(page, "alice");
     await choose(page);
     await waitForRow(page, "request 0 handled");
@@ -170,7 +155,7 @@ describe("web console", () => {
   });
 
   it("pauses Follow while scrolled up and resumes at the bottom", async () => {
-    const { page, logReads } = await openPage(browser.context);
+    const { page, logReads } = await openPage(suite.browser.context);
     await signIn(page, "alice");
     await choose(page);
     await waitForRow(page, "request 0 handled");
@@ -194,7 +179,7 @@ describe("web console", () => {
   });
 
   it("downloads the server's text/plain file under its filename", async () => {
-    const { page, requests } = await openPage(browser.context);
+    const { page, requests } = await openPage(suite.browser.context);
     await signIn(page, "alice");
     await choose(page);
     await waitForRow(page, "request 0 handled");
@@ -215,7 +200,7 @@ describe("web console", () => {
   });
 
   it("stops on 403 with the request ID and remembers the denial for that selection", async () => {
-    const { page, logReads } = await openPage(browser.context);
+    const { page, logReads } = await openPage(suite.browser.context);
     await signIn(page, "bob");
     await choose(page);
     await page.locator("article.pod-card").first().waitFor();
@@ -238,7 +223,7 @@ describe("web console", () => {
   });
 
   it("waits for Retry-After on 429 and keeps the rows meanwhile", async () => {
-    const { page, logReads } = await openPage(browser.context);
+    const { page, logReads } = await openPage(suite.browser.context);
     await signIn(page, "rita");
     await choose(page);
     await waitForRow(page, "request 0 handled");
@@ -252,7 +237,7 @@ describe("web console", () => {
     const reader = async () => {
       for (let i = 0; i < 150 && !stop; i++) {
         try {
-          const r = await fetch(`${stack.apiUrl}${path}`, {
+          const r = await fetch(`${suite.stack.apiUrl}${path}`, {
             headers: { authorization: "Bearer local:rita" },
           });
           await r.arrayBuffer();
@@ -300,7 +285,7 @@ describe("web console", () => {
   }, 90_000);
 
   it("starts one new view when the cursor is rejected", async () => {
-    const { page, logReads } = await openPage(browser.context);
+    const { page, logReads } = await openPage(suite.browser.context);
     let tampered = 0;
     await page.route(/\/runtime\/logs\?/, async (route) => {
       const url = new URL(route.request().url());
@@ -334,7 +319,7 @@ describe("web console", () => {
   });
 
   it("clears output on a selection change; says 'no running Pod' and stops on 501", async () => {
-    const { page } = await openPage(browser.context);
+    const { page } = await openPage(suite.browser.context);
     await signIn(page, "alice");
     await choose(page);
     await waitForRow(page, "request 0 handled");

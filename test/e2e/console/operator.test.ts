@@ -1,20 +1,11 @@
-/**
- * The console as an on-call operator uses it, in headless Chromium against the local stack: rows
- * that say date, time and level once, wrapping, light and dark themes, the window's width, deep
- * links that survive a reload, the status re-read while visible (and stopped by a denial), links
- * from the cards, restarts marked inline with their attribution, init containers, the copy, and
- * the backoff on a busy service.
- */
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Page, Route } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LocalStack, REPO_ROOT, startLocalStack } from "../../../local/stack/index.ts";
-import { type Browser, launch, openPage } from "./browser.ts";
+import { describe, expect, it } from "vitest";
+import { openPage } from "./browser.ts";
 import { choose, poll, rows, signIn as signInAt, waitForRow } from "./helpers.ts";
 import { AGENT, CLUSTER, consoleScenario, GW_POD, H_POD, K8S_NS, NS } from "./scenario.ts";
+import { consoleSuite, RESULTS } from "./suite.ts";
 
-const RESULTS = join(REPO_ROOT, "test-results");
 const LONG = `INFO ${Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ")}`;
 
 /** The console scenario with a completed init container in the Harness Pod and a long line. */
@@ -37,24 +28,10 @@ function operatorScenario() {
   return s;
 }
 
-let stack: LocalStack;
-let browser: Browser;
-
-beforeAll(async () => {
-  mkdirSync(RESULTS, { recursive: true });
-  [stack, browser] = await Promise.all([
-    startLocalStack({ scenario: operatorScenario(), port: 0, quiet: true, warm: true }),
-    launch(),
-  ]);
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+const suite = consoleSuite(operatorScenario);
 
 const signIn = (page: Page, principal: string, query?: string) =>
-  signInAt(page, stack.apiUrl, principal, query);
+  signInAt(page, suite.stack.apiUrl, principal, query);
 const harness = { cluster: CLUSTER, namespace: K8S_NS, pod: H_POD, container: "harness" };
 const runtimeReads = (requests: { url: URL; status?: number }[]) =>
   requests.filter((r) => r.url.pathname.endsWith("/runtime"));
@@ -79,7 +56,7 @@ const contrast = (a: string, b: string) => {
 
 describe("console for operators", () => {
   it("shows date and time once and the level once per row, and wraps long lines on demand", async () => {
-    const { page, consoleErrors } = await openPage(browser.context);
+    const { page, consoleErrors } = await openPage(suite.browser.context);
     await signIn(page, "alice");
     await choose(page);
     await waitForRow(page, "request 0 handled");
@@ -107,7 +84,7 @@ describe("console for operators", () => {
   });
 
   it("follows prefers-color-scheme with readable text in both themes", async () => {
-    const { page } = await openPage(browser.context);
+    const { page } = await openPage(suite.browser.context);
     await signIn(page, "alice");
     await choose(page);
     await waitForRow(page, "request 0 handled");
@@ -137,7 +114,7 @@ describe("console for operators", () => {
   });
 
   it("uses the window's width, wide and narrow", async () => {
-    const { page } = await openPage(browser.context);
+    const { page } = await openPage(suite.browser.context);
     await page.setViewportSize({ width: 1600, height: 900 });
     await signIn(page, "alice");
     await choose(page);
@@ -167,7 +144,7 @@ describe("console for operators", () => {
   });
 
   it("carries the view in the URL: a fresh page opens it, a reload keeps it", async () => {
-    const first = await openPage(browser.context);
+    const first = await openPage(suite.browser.context);
     await signIn(first.page, "alice");
     await choose(first.page);
     await waitForRow(first.page, "request 0 handled");
@@ -186,7 +163,7 @@ describe("console for operators", () => {
     });
     await first.page.close();
 
-    const { page, consoleErrors } = await openPage(browser.context);
+    const { page, consoleErrors } = await openPage(suite.browser.context);
     await signIn(page, "alice", link.search);
     const view = async () => ({
       namespace: await page.getByLabel("Namespace", { exact: true }).inputValue(),
@@ -217,7 +194,7 @@ describe("console for operators", () => {
   });
 
   it("links a Gateway card to its Harness output, and a Pod-less deployment to the active one", async () => {
-    const { page } = await openPage(browser.context);
+    const { page } = await openPage(suite.browser.context);
     await signIn(page, "alice");
     await choose(page);
     await waitForRow(page, "request 0 handled");
@@ -246,7 +223,7 @@ describe("console for operators", () => {
   });
 
   it("shows a completed init container as completed, not as a red 'not ready'", async () => {
-    const { page } = await openPage(browser.context);
+    const { page } = await openPage(suite.browser.context);
     await signIn(page, "alice");
     await choose(page);
     const init = page.locator("article.pod-card", { hasText: H_POD }).locator("li.container", {
@@ -263,7 +240,7 @@ describe("console for operators", () => {
   });
 
   it("reads an init container through the contract's container parameter, downloads it, and links to it", async () => {
-    const { page, logReads } = await openPage(browser.context);
+    const { page, logReads } = await openPage(suite.browser.context);
     await signIn(page, "alice");
     await choose(page);
     await page.getByLabel("Source", { exact: true }).selectOption("agent");
@@ -288,7 +265,7 @@ describe("console for operators", () => {
   });
 
   it("re-reads the status while visible and on return, and stops on a denial", async () => {
-    const { page, requests } = await openPage(browser.context);
+    const { page, requests } = await openPage(suite.browser.context);
     await signIn(page, "alice", "?poll=200&status=300");
     await choose(page);
     await waitForRow(page, "request 0 handled");
@@ -337,7 +314,7 @@ describe("console for operators", () => {
   });
 
   it("says nothing about polling when the first status read is denied", async () => {
-    const { page, requests } = await openPage(browser.context);
+    const { page, requests } = await openPage(suite.browser.context);
     await page.route(/\/runtime$/, (route: Route) => route.fulfill(envelope(403, "FORBIDDEN")));
     await signIn(page, "alice", "?poll=200&status=300");
     await choose(page);
@@ -350,7 +327,7 @@ describe("console for operators", () => {
   });
 
   it("stops re-reading the status when the deployment can no longer be read (404)", async () => {
-    const { page, requests } = await openPage(browser.context);
+    const { page, requests } = await openPage(suite.browser.context);
     await signIn(page, "alice", "?poll=200&status=300");
     await choose(page);
     await waitForRow(page, "request 0 handled");
@@ -368,7 +345,7 @@ describe("console for operators", () => {
   });
 
   it("says Follow stopped when a denial ends a follow, and reads no more", async () => {
-    const { page, logReads } = await openPage(browser.context);
+    const { page, logReads } = await openPage(suite.browser.context);
     await signIn(page, "alice");
     await choose(page);
     await waitForRow(page, "request 0 handled");
@@ -387,19 +364,19 @@ describe("console for operators", () => {
   });
 
   it("marks a restart inside a followed view with its attribution", async () => {
-    const { page } = await openPage(browser.context);
+    const { page } = await openPage(suite.browser.context);
     await signIn(page, "alice");
     await choose(page);
     await page.getByLabel("Source", { exact: true }).selectOption("agent");
     await waitForRow(page, "harness up");
     await page.getByRole("button", { name: "Follow" }).click();
-    stack.sim.advanceClock(1000);
-    stack.sim.append({ ...harness, lines: [["now", "INFO before the restart"]] });
+    suite.stack.sim.advanceClock(1000);
+    suite.stack.sim.append({ ...harness, lines: [["now", "INFO before the restart"]] });
     await waitForRow(page, "before the restart");
-    stack.sim.advanceClock(1000);
-    stack.sim.restart({ ...harness, exitCode: 137, reason: "OOMKilled" });
-    stack.sim.advanceClock(1000);
-    stack.sim.append({ ...harness, lines: [["now", "INFO after the restart"]] });
+    suite.stack.sim.advanceClock(1000);
+    suite.stack.sim.restart({ ...harness, exitCode: 137, reason: "OOMKilled" });
+    suite.stack.sim.advanceClock(1000);
+    suite.stack.sim.append({ ...harness, lines: [["now", "INFO after the restart"]] });
     await waitForRow(page, "after the restart");
     const marker = page.locator("#log-rows .row.restart");
     expect(await marker.count()).toBe(1);
@@ -417,7 +394,7 @@ describe("console for operators", () => {
   });
 
   it("backs off on 503 BUSY with jitter, never sooner than Retry-After or a poll, and keeps following", async () => {
-    const { page, logReads } = await openPage(browser.context);
+    const { page, logReads } = await openPage(suite.browser.context);
     let busy = 0;
     await page.route(/\/runtime\/logs\?/, async (route: Route) => {
       const cursor = new URL(route.request().url()).searchParams.has("cursor");
@@ -448,7 +425,7 @@ describe("console for operators", () => {
   });
 
   it("shows sandbox decisions readably: origin, allow/deny, destination, details (rendering from sample records)", async () => {
-    const { page, logReads } = await openPage(browser.context);
+    const { page, logReads } = await openPage(suite.browser.context);
     // The status offers a sandbox source; the sandbox page is a sample of what the service sends.
     await page.route(/\/runtime$/, async (route: Route) => {
       const response = await route.fetch();

@@ -1,21 +1,12 @@
-/**
- * The console's sandbox source in headless Chromium against the local stack, nothing mocked: the
- * stack's OpenShell simulator serves the deployment's sandbox over mTLS. The operator picks the
- * sandbox chip and reads decisions at a glance (origin, ALLOW/DENY, destination, binary, policy,
- * reason), OCSF events marked, secrets masked; Follow shows an appended denial, and a replaced
- * sandbox is marked with its new instance ID.
- */
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LocalStack, REPO_ROOT, startLocalStack } from "../../../local/stack/index.ts";
-import { type Browser, launch, openPage } from "./browser.ts";
+import { describe, expect, it } from "vitest";
+import { deniedSshLine, PROXY_TARGET } from "../../support/sandbox.ts";
+import { openPage } from "./browser.ts";
 import { choose, poll, rows, signIn, waitForRow } from "./helpers.ts";
 import { consoleScenario } from "./scenario.ts";
+import { consoleSuite, RESULTS } from "./suite.ts";
 
-const RESULTS = join(REPO_ROOT, "test-results");
 const KEY = "sk-ant-api03-Zq8XyW7vU6tS5rR4qP3oN2mL1kJ0iH9gFfEeDdCc";
-const PROXY = "openshell_sandbox::proxy";
 const SANDBOX = { gateway: "os1", sandbox: "support-d2" };
 
 function sandboxScenario() {
@@ -35,7 +26,7 @@ function sandboxScenario() {
             [
               "now-50s",
               "INFO",
-              PROXY,
+              PROXY_TARGET,
               "CONNECT api.github.com:443",
               {
                 action: "allow",
@@ -45,25 +36,12 @@ function sandboxScenario() {
                 policy: "support-egress",
               },
             ],
-            [
-              "now-40s",
-              "WARN",
-              PROXY,
-              "CONNECT 203.0.113.9:22",
-              {
-                action: "deny",
-                dst_host: "203.0.113.9",
-                dst_port: "22",
-                binary: "/usr/bin/ssh",
-                policy: "support-egress",
-                reason: "port 22 not allowed by policy",
-              },
-            ],
+            deniedSshLine("now-40s"),
             ["now-30s", "OCSF", "openshell_sandbox::ocsf", '{"class_uid":4001,"disposition":"Blocked"}'],
             [
               "now-20s",
               "INFO",
-              PROXY,
+              PROXY_TARGET,
               `CONNECT api.anthropic.com:443 x-api-key=${KEY}`,
               { action: "allow", dst_host: "api.anthropic.com", api_key: KEY },
             ],
@@ -77,26 +55,12 @@ function sandboxScenario() {
   return s;
 }
 
-let stack: LocalStack;
-let browser: Browser;
-
-beforeAll(async () => {
-  mkdirSync(RESULTS, { recursive: true });
-  [stack, browser] = await Promise.all([
-    startLocalStack({ scenario: sandboxScenario(), port: 0, quiet: true, warm: true }),
-    launch(),
-  ]);
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+const suite = consoleSuite(sandboxScenario);
 
 describe("console on the sandbox source", () => {
   it("shows decisions readably, follows an append and marks a replaced sandbox", async () => {
-    const { page, logReads } = await openPage(browser.context);
-    await signIn(page, stack.apiUrl, "alice");
+    const { page, logReads } = await openPage(suite.browser.context);
+    await signIn(page, suite.stack.apiUrl, "alice");
     await choose(page);
     await waitForRow(page, "request 0 handled");
     await page.getByLabel("Source", { exact: true }).selectOption("sandbox");
@@ -129,14 +93,14 @@ describe("console on the sandbox source", () => {
     );
 
     await page.getByRole("button", { name: "Follow" }).click();
-    stack.sim.advanceClock(1000);
-    stack.openshell.sim!.append({
+    suite.stack.sim.advanceClock(1000);
+    suite.stack.openshell.sim!.append({
       ...SANDBOX,
       lines: [
         [
           "now",
           "WARN",
-          PROXY,
+          PROXY_TARGET,
           "CONNECT paste.example.net:443",
           { action: "deny", dst_host: "paste.example.net" },
         ],
@@ -146,9 +110,9 @@ describe("console on the sandbox source", () => {
     expect(logReads("sandbox").some((r) => r.url.searchParams.has("cursor"))).toBe(true);
     expect(await rows(page).filter({ hasText: "CONNECT 203.0.113.9:22" }).count()).toBe(1);
 
-    stack.openshell.sim!.replace({ ...SANDBOX, newId: "sbx-9c01" });
-    stack.sim.advanceClock(1000);
-    stack.openshell.sim!.append({
+    suite.stack.openshell.sim!.replace({ ...SANDBOX, newId: "sbx-9c01" });
+    suite.stack.sim.advanceClock(1000);
+    suite.stack.openshell.sim!.append({
       ...SANDBOX,
       lines: [["now", "INFO", "openshell_sandbox::policy", "policy loaded", { policy: "support-egress" }]],
     });
