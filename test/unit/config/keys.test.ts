@@ -132,6 +132,8 @@ describe("key provider", () => {
     }
     // Two secrets, each: waits 0.5, 1, 2, … capped at 30–60 s: ~8 to reach the cap, then ≤ 20 more.
     expect(calls - before).toBeLessThanOrEqual(2 * 30);
+    // And it kept retrying: a provider that gave up after one failure would stay stale forever.
+    expect(calls - before).toBeGreaterThanOrEqual(2 * 8);
     expect(good.identity.current.id).toBe("i1");
   });
 
