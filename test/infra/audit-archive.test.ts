@@ -10,17 +10,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ARCHIVE_DENIED_ACTIONS, ARCHIVE_RETRY_ATTEMPTS } from "../../infra/constructs/audit-archive.ts";
 import type { FunctionName } from "../../infra/functions.ts";
 import { ENV } from "../../lib/env.ts";
+import { actionsOf, roleStatements } from "./iam.ts";
 import { resources, type Synthesized, synth, unacknowledged } from "./synth.ts";
-
-type Statement = { Action: string | string[]; Resource: unknown; Effect: string; Condition?: unknown };
-const actionsOf = (st: Statement) => (Array.isArray(st.Action) ? st.Action : [st.Action]);
-
-function roleStatements(s: Synthesized, name: FunctionName): Statement[] {
-  const roleId = s.stack.getLogicalId(s.stack.functions[name].role.node.defaultChild as never);
-  return resources(s.template, "AWS::IAM::Policy")
-    .filter(([, r]) => JSON.stringify(r.Properties.Roles) === JSON.stringify([{ Ref: roleId }]))
-    .flatMap(([, r]) => (r.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
-}
 
 const id = (s: Synthesized, c: { node: { defaultChild?: unknown } }) =>
   s.stack.getLogicalId(c.node.defaultChild as never);

@@ -7,17 +7,15 @@ import { Match } from "aws-cdk-lib/assertions";
 import { beforeAll, describe, expect, it } from "vitest";
 import { kmsActionsOf } from "../../infra/access.ts";
 import { FUNCTIONS, type FunctionName } from "../../infra/functions.ts";
+import { TABLES } from "../../lib/state/tables.ts";
+import { actionsOf, roleStatements } from "./iam.ts";
 import { resources, type Synthesized, synth, unacknowledged } from "./synth.ts";
 
-type Statement = { Action: string | string[]; Resource: unknown; Effect: string; Condition?: unknown };
-const actionsOf = (st: Statement) => (Array.isArray(st.Action) ? st.Action : [st.Action]);
-
-function roleStatements(s: Synthesized, name: FunctionName): Statement[] {
-  const roleId = s.stack.getLogicalId(s.stack.functions[name].role.node.defaultChild as never);
-  return resources(s.template, "AWS::IAM::Policy")
-    .filter(([, r]) => JSON.stringify(r.Properties.Roles) === JSON.stringify([{ Ref: roleId }]))
-    .flatMap(([, r]) => (r.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
-}
+/** The logical IDs of the stack's two generated key secrets, sorted: what the secret loops must cover. */
+const generatedSecretIds = (s: Synthesized) =>
+  [s.stack.keys.cursorKey, s.stack.keys.identityKey]
+    .map((secret) => s.stack.getLogicalId(secret.node.defaultChild as never))
+    .sort();
 
 const kmsStatements = (s: Synthesized, name: FunctionName) =>
   roleStatements(s, name).filter((st) => actionsOf(st).some((a) => a.startsWith("kms:")));
@@ -40,7 +38,7 @@ describe("cmk on (the default)", () => {
 
   it("encrypts every table with it", () => {
     const tables = resources(s.template, "AWS::DynamoDB::GlobalTable");
-    expect(tables).toHaveLength(3);
+    expect(tables).toHaveLength(TABLES.length);
     for (const [, table] of tables) {
       expect(table.Properties.SSESpecification).toEqual({ SSEEnabled: true, SSEType: "KMS" });
       const replicas = table.Properties.Replicas as { SSESpecification: unknown }[];
@@ -51,7 +49,9 @@ describe("cmk on (the default)", () => {
   });
 
   it("encrypts both generated key secrets with it", () => {
-    for (const [, secret] of resources(s.template, "AWS::SecretsManager::Secret")) {
+    const secrets = resources(s.template, "AWS::SecretsManager::Secret");
+    expect(secrets.map(([logicalId]) => logicalId).sort()).toEqual(generatedSecretIds(s));
+    for (const [, secret] of secrets) {
       expect(secret.Properties.KmsKeyId).toEqual({ "Fn::GetAtt": [keyId, "Arn"] });
     }
   });
@@ -112,10 +112,14 @@ describe("cmk=false", () => {
   it("uses AWS-owned keys: no key, no SSE key on tables or secrets, no KMS grant", () => {
     expect(s.stack.keys.encryptionKey).toBeUndefined();
     s.template.resourceCountIs("AWS::KMS::Key", 0);
-    for (const [, table] of resources(s.template, "AWS::DynamoDB::GlobalTable")) {
+    const tables = resources(s.template, "AWS::DynamoDB::GlobalTable");
+    expect(tables).toHaveLength(TABLES.length);
+    for (const [, table] of tables) {
       expect(JSON.stringify(table.Properties)).not.toContain("KMSMasterKeyId");
     }
-    for (const [, secret] of resources(s.template, "AWS::SecretsManager::Secret")) {
+    const secrets = resources(s.template, "AWS::SecretsManager::Secret");
+    expect(secrets.map(([logicalId]) => logicalId).sort()).toEqual(generatedSecretIds(s));
+    for (const [, secret] of secrets) {
       expect(secret.Properties.KmsKeyId).toBeUndefined();
     }
     for (const { name } of FUNCTIONS) expect(kmsStatements(s, name)).toEqual([]);

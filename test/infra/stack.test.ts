@@ -22,6 +22,7 @@ import {
 import { FUNCTION_TIMEOUT_MS as LOCAL_TIMEOUT_MS } from "../../local/stack/lambda-context.ts";
 import { ROUTES as LOCAL_ROUTES, matchRoute } from "../../local/stack/routes.ts";
 import { buildOpenApi } from "../../scripts/openapi.ts";
+import { actionsOf, policyStatements, roleStatements, type Statement } from "./iam.ts";
 import { resources, type Synthesized, synth, unacknowledged } from "./synth.ts";
 
 let s: Synthesized;
@@ -41,19 +42,9 @@ const keySchema = (k: Pick<TableDefinition, "partitionKey" | "sortKey">) => [
   ...(k.sortKey ? [{ AttributeName: k.sortKey.name, KeyType: "RANGE" }] : []),
 ];
 
-type Statement = { Action: string | string[]; Resource: unknown; Effect: string };
-const actionsOf = (st: Statement) => (Array.isArray(st.Action) ? st.Action : [st.Action]);
-
 /** The Allow statements of a function's role policies (the audit Deny is tested on its own). */
 function statementsOf(name: FunctionName): Statement[] {
-  return allStatementsOf(name).filter((st) => st.Effect === "Allow");
-}
-
-function allStatementsOf(name: FunctionName): Statement[] {
-  const roleId = s.stack.getLogicalId(s.stack.functions[name].role.node.defaultChild as never);
-  return resources(s.template, "AWS::IAM::Policy")
-    .filter(([, r]) => JSON.stringify(r.Properties.Roles) === JSON.stringify([{ Ref: roleId }]))
-    .flatMap(([, r]) => (r.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+  return roleStatements(s, name).filter((st) => st.Effect === "Allow");
 }
 
 /** Logical IDs of the tables a statement's resources name. */
@@ -314,7 +305,7 @@ describe("IAM (least privilege)", () => {
   });
 
   it("/health: no table, secret or KMS grant; only its own log group (and the audit Deny)", () => {
-    const statements = allStatementsOf("health");
+    const statements = roleStatements(s, "health");
     const allowed = statements.filter((st) => st.Effect === "Allow").flatMap(actionsOf);
     expect(allowed.sort()).toEqual(["logs:CreateLogStream", "logs:PutLogEvents"]);
     expect(statements.filter((st) => st.Effect === "Deny").flatMap(actionsOf)).toEqual([
@@ -343,7 +334,7 @@ describe("immutable audit", () => {
     "%s: explicitly denied DeleteItem and BatchWriteItem on the Audit table and its indexes",
     (name) => {
       const audit = logicalIds.audit;
-      const denies = allStatementsOf(name).filter(
+      const denies = roleStatements(s, name).filter(
         (st) => st.Effect === "Deny" && actionsOf(st).some((a) => a.startsWith("dynamodb:")),
       );
       expect(denies).toEqual([
@@ -501,13 +492,7 @@ describe("probe schedule", () => {
       State: "ENABLED",
       Target: Match.objectLike({ Arn: { "Fn::GetAtt": [logicalIds["health-probe"], "Arn"] } }),
     });
-    const roleId = s.stack.getLogicalId(s.stack.probeScheduleRole.node.defaultChild as never);
-    const policies = resources(s.template, "AWS::IAM::Policy").filter(
-      ([, p]) => JSON.stringify(p.Properties.Roles) === JSON.stringify([{ Ref: roleId }]),
-    );
-    const statements = policies.flatMap(
-      ([, p]) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement,
-    );
+    const statements = policyStatements(s, s.stack.probeScheduleRole);
     // It may invoke the probe and drop undeliverable invocations into the dead-letter queue.
     expect(statements.flatMap(actionsOf).sort()).toEqual(["lambda:InvokeFunction", "sqs:SendMessage"]);
     const dlq = s.stack.getLogicalId(s.stack.probeDeadLetters.node.defaultChild as never);
