@@ -5,8 +5,9 @@
  */
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import type { DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ARCHIVE_PREFIX, archiveBatch, archiveKey, s3ArchiveStore } from "../../../lib/audit/archive.ts";
+import { ENV } from "../../../lib/env.ts";
 
 const STREAM = "arn:aws:dynamodb:us-east-1:000000000000:table/Audit/stream/2026-12-01T00:00:00.000";
 const PK = "AGENT#ns-1#agent-1";
@@ -150,9 +151,13 @@ describe("audit archive", () => {
 });
 
 describe("functions/audit-archive.ts", () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
   it("answers Lambda's partial batch response: the failed record's sequence number", async () => {
-    process.env.AUDIT_ARCHIVE_BUCKET = "archive";
-    process.env.AWS_REGION = "us-east-1";
+    vi.stubEnv(ENV.auditArchiveBucket, "archive");
+    vi.stubEnv("AWS_REGION", "us-east-1");
     const keys: string[] = [];
     let calls = 0;
     const send = vi.spyOn(S3Client.prototype, "send").mockImplementation(async (command: unknown) => {
