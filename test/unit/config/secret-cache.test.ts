@@ -4,10 +4,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { SECRET_BACKOFF_MAX_MS, SecretCache } from "../../../lib/secret-cache.ts";
+import { outage, settle } from "../../support/outage.ts";
 
 const TTL = 5 * 60_000;
-/** Lets a background refresh settle: one turn of the event loop, no timer. */
-const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** A store whose answers the test switches, counting every call. */
 function store() {
@@ -24,28 +23,24 @@ function store() {
   return s;
 }
 
-/** `requests` gets spread evenly over `spanMs` from `start`, each awaited; the store calls they cost. */
-async function outage(
+/** `requests` reads of key `k` spread evenly over `spanMs` from the clock's time, each awaited. */
+const storeOutage = (
   cache: SecretCache<string>,
   s: ReturnType<typeof store>,
   clock: { now: number },
   requests: number,
   spanMs: number,
-): Promise<{ calls: number; served: Set<string>; failed: number }> {
-  const before = s.calls;
-  const served = new Set<string>();
-  let failed = 0;
-  const start = clock.now;
-  for (let i = 0; i < requests; i++) {
-    clock.now = start + Math.floor((i * spanMs) / requests);
-    await cache.get("k", s.load).then(
-      (v) => served.add(v),
-      () => failed++,
-    );
-    await settle();
-  }
-  return { calls: s.calls - before, served, failed };
-}
+) =>
+  outage({
+    requests,
+    spanMs,
+    startMs: clock.now,
+    setNow: (ms) => {
+      clock.now = ms;
+    },
+    read: () => cache.get("k", s.load),
+    calls: () => s.calls,
+  });
 
 describe("SecretCache", () => {
   it("serves a fresh value without calls, then refreshes in the background once it is stale", async () => {
@@ -76,9 +71,10 @@ describe("SecretCache", () => {
       await cache.get("k", s.load);
       clock.now = TTL; // stale from here on
       s.down = true;
-      const r = await outage(cache, s, clock, requests, 120_000);
+      const r = await storeOutage(cache, s, clock, requests, 120_000);
       expect(r.failed).toBe(0);
-      expect([...r.served]).toEqual(["v1"]);
+      expect(r.values).toHaveLength(requests);
+      expect([...new Set(r.values)]).toEqual(["v1"]);
       counts.push(r.calls);
     }
     // Waits 0.5, 1, 2, 4, … s (half of base·2^n): log2 of the outage over the base, not the requests.
@@ -93,7 +89,7 @@ describe("SecretCache", () => {
     await cache.get("k", s.load);
     clock.now = TTL;
     s.down = true;
-    await outage(cache, s, clock, 1_000, 60_000);
+    await storeOutage(cache, s, clock, 1_000, 60_000);
     expect(cache.refreshFailing()).toBe(true);
     s.down = false;
     s.value = "v2";
@@ -132,8 +128,8 @@ describe("SecretCache", () => {
     clock.now = 499;
     expect(await cache.get("k", s.load).catch((e: unknown) => e)).toBe(first);
     expect(s.calls).toBe(1);
-    const r = await outage(cache, s, clock, 10_000, 60_000);
-    expect(r.served.size).toBe(0);
+    const r = await storeOutage(cache, s, clock, 10_000, 60_000);
+    expect(r.values).toEqual([]);
     expect(r.failed).toBe(10_000);
     expect(r.calls).toBeLessThanOrEqual(Math.ceil(Math.log2(60_000 / 500)) + 1);
     s.down = false;
