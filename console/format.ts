@@ -1,6 +1,6 @@
 /** Pure formatting for the views: times in UTC, restart summaries, termination lines. */
 
-import { toUtcRfc3339, utcSortKey } from "../lib/rfc3339.ts";
+import { toUtcMillisRfc3339, toUtcRfc3339, utcSortKey } from "../lib/rfc3339.ts";
 import { PLAIN_LEVELS } from "../lib/runtime-logs/level-words.ts";
 import type { Container, LineRecord, Pod, PodEvent, RestartRecord, Runtime, Stream } from "./types.ts";
 
@@ -17,10 +17,8 @@ export function hourMinuteUtc(iso: string | null): string {
  */
 export function rowTime(iso: string | null): string {
   if (!iso) return "—";
-  const utc = toUtcRfc3339(iso);
-  return utc === null
-    ? iso
-    : `${utc.slice(0, 10)} ${utc.slice(11, 19)}.${fractionOf(utc).padEnd(3, "0").slice(0, 3)}`;
+  const utc = toUtcMillisRfc3339(iso);
+  return utc === null ? iso : `${utc.slice(0, 10)} ${utc.slice(11, 23)}`;
 }
 
 /** A sortable key for RFC 3339 times (in UTC, fraction padded to 9 digits). */
@@ -29,9 +27,6 @@ export function timeKey(iso: string | null | undefined): string {
   const utc = toUtcRfc3339(iso);
   return utc === null ? iso : utcSortKey(utc);
 }
-
-/** The fraction digits of a `toUtcRfc3339` result. */
-const fractionOf = (utc: string): string => (utc.length > 20 ? utc.slice(20, -1) : "");
 
 const restartTime = (r: RestartRecord) => r.next?.startedAt ?? r.previous?.finishedAt ?? r.detectedAt;
 

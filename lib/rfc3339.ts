@@ -113,9 +113,24 @@ export function wholeSecondMillis(t: Rfc3339Time): number {
 
 /** A real instant in the full form as UTC with its fraction digits kept (`…[.fraction]Z`); null otherwise. */
 export function toUtcRfc3339(text: string): string | null {
+  const t = realInstant(text);
+  return t === null ? null : utcWithFraction(wholeSecondMillis(t), t.fraction);
+}
+
+/**
+ * A real instant in the full form as UTC with exactly three fraction digits
+ * (`YYYY-MM-DDTHH:MM:SS.mmmZ`): extra digits are cut, never rounded (a time never moves forward);
+ * null otherwise. The one display precision of the CLI and the console.
+ */
+export function toUtcMillisRfc3339(text: string): string | null {
+  const t = realInstant(text);
+  return t === null ? null : utcWithFraction(wholeSecondMillis(t), t.fraction.padEnd(3, "0").slice(0, 3));
+}
+
+/** The parts of a full-form time that names a real instant with a real offset; null otherwise. */
+function realInstant(text: string): Rfc3339Time | null {
   const t = readRfc3339(text);
-  if (t === null || !t.realDate || !t.realOffset) return null;
-  return utcWithFraction(wholeSecondMillis(t), t.fraction);
+  return t?.realDate && t.realOffset ? t : null;
 }
 
 /** `YYYY-MM-DDTHH:MM:SS[.fraction]Z` for epoch milliseconds of a whole second and fraction digits. */
