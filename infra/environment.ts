@@ -3,6 +3,7 @@
  * one typed builder, so the stack cannot set a name the functions do not read.
  */
 import { ENV } from "../lib/config.ts";
+import type { FunctionEnvironmentKind } from "../lib/service/routes.ts";
 import type { TableNames } from "../lib/state/tables.ts";
 import type { LimitSettings } from "./settings.ts";
 
@@ -25,10 +26,33 @@ export interface EnvironmentInput {
   limits: LimitSettings;
   /** The audit items' TTL, equal to the archive's lock. */
   auditRetentionDays: number;
+  /** The Object-Locked archive's bucket (the archive consumer's only variable). */
+  auditArchiveBucket: string;
 }
 
-export function functionEnvironment(input: EnvironmentInput): FunctionEnvironment {
-  const env: FunctionEnvironment = {
+/** Every function's: stack traces point into the TypeScript sources, not the minified bundle. */
+const NODE_OPTIONS = "--enable-source-maps";
+
+type Variables = Omit<FunctionEnvironment, "NODE_OPTIONS">;
+
+/** The variables of each environment kind (a function spec's `environment`, lib/service/routes.ts). */
+const VARIABLES: Record<FunctionEnvironmentKind, (input: EnvironmentInput) => Variables> = {
+  service: serviceVariables,
+  switch: (input) => ({ [ENV.enabled]: String(input.runtimeLogsEnabled) }),
+  archive: (input) => ({ [ENV.auditArchiveBucket]: input.auditArchiveBucket }),
+};
+
+/** The environment of a function whose spec says `kind`. */
+export function functionEnvironment(
+  kind: FunctionEnvironmentKind,
+  input: EnvironmentInput,
+): FunctionEnvironment {
+  return { ...VARIABLES[kind](input), NODE_OPTIONS };
+}
+
+/** The request-serving functions' and the probe's: the switch, tables, key secrets and limits. */
+function serviceVariables(input: EnvironmentInput): Variables {
+  const env: Variables = {
     [ENV.enabled]: String(input.runtimeLogsEnabled),
     [ENV.registryTable]: input.tables.registry,
     [ENV.stateTable]: input.tables.state,
@@ -37,8 +61,6 @@ export function functionEnvironment(input: EnvironmentInput): FunctionEnvironmen
     [ENV.identityKeySecret]: input.identityKeySecret,
     [ENV.kubeconfigSecretPrefix]: input.kubeconfigSecretPrefix,
     [ENV.auditRetentionDays]: String(input.auditRetentionDays),
-    // Stack traces point into the TypeScript sources, not the minified bundle.
-    NODE_OPTIONS: "--enable-source-maps",
   };
   const { limits } = input;
   if (limits.burst !== undefined) env[ENV.limitBurst] = String(limits.burst);
@@ -49,14 +71,4 @@ export function functionEnvironment(input: EnvironmentInput): FunctionEnvironmen
   if (limits.agentInFlight !== undefined) env[ENV.limitAgentInFlight] = String(limits.agentInFlight);
   if (limits.agentShards !== undefined) env[ENV.limitAgentShards] = String(limits.agentShards);
   return env;
-}
-
-/** The `/health` function's environment: the feature switch alone. */
-export function healthEnvironment(runtimeLogsEnabled: boolean): FunctionEnvironment {
-  return { [ENV.enabled]: String(runtimeLogsEnabled), NODE_OPTIONS: "--enable-source-maps" };
-}
-
-/** The audit archive consumer's environment: its bucket. */
-export function archiveEnvironment(bucketName: string): FunctionEnvironment {
-  return { [ENV.auditArchiveBucket]: bucketName, NODE_OPTIONS: "--enable-source-maps" };
 }

@@ -34,7 +34,7 @@ import {
   secretPrefixArn,
 } from "./constructs/service-function.ts";
 import { ServiceTables } from "./constructs/tables.ts";
-import { archiveEnvironment, functionEnvironment, healthEnvironment } from "./environment.ts";
+import { type EnvironmentInput, functionEnvironment } from "./environment.ts";
 import { defaultEntry, FUNCTIONS, type FunctionName } from "./functions.ts";
 import type { StackSettings } from "./settings.ts";
 
@@ -69,7 +69,11 @@ export class RuntimeLogsStack extends Stack {
     this.tables = new ServiceTables(this, "Tables", { key: this.keys.encryptionKey });
     this.network = settings.vpc ? new ServiceNetwork(this, "Network", settings.vpc) : undefined;
 
-    const environment = functionEnvironment({
+    this.archiveBucket = new AuditArchiveBucket(this, "AuditArchiveBucket", {
+      retentionDays: settings.auditRetentionDays,
+      key: this.keys.encryptionKey,
+    });
+    const environmentInput: EnvironmentInput = {
       runtimeLogsEnabled: settings.runtimeLogsEnabled,
       tables: this.tables.names,
       cursorKeySecret: this.keys.cursorKey.secretArn,
@@ -77,19 +81,8 @@ export class RuntimeLogsStack extends Stack {
       kubeconfigSecretPrefix: KUBECONFIG_SECRET_PREFIX,
       limits: settings.limits,
       auditRetentionDays: settings.auditRetentionDays,
-    });
-    this.archiveBucket = new AuditArchiveBucket(this, "AuditArchiveBucket", {
-      retentionDays: settings.auditRetentionDays,
-      key: this.keys.encryptionKey,
-    });
-    // `/health` reads the feature switch only and the archive consumer its bucket: neither learns a
-    // table or secret name.
-    const environmentOf = (name: FunctionName) =>
-      name === "health"
-        ? healthEnvironment(settings.runtimeLogsEnabled)
-        : name === "audit-archive"
-          ? archiveEnvironment(this.archiveBucket.bucket.bucketName)
-          : { ...environment };
+      auditArchiveBucket: this.archiveBucket.bucket.bucketName,
+    };
     const secretArns: Record<SecretKey, string> = {
       cursorKey: this.keys.cursorKey.secretArn,
       identityKey: this.keys.identityKey.secretArn,
@@ -112,12 +105,10 @@ export class RuntimeLogsStack extends Stack {
       const fn = new ServiceFunction(this, pascal(spec.name), {
         spec,
         entry: props.entries?.[spec.name] ?? defaultEntry(spec.name),
-        environment: environmentOf(spec.name),
-        // The archive consumer talks to S3 only, outside the VPC; the others may reach clusters.
-        network:
-          spec.name === "audit-archive"
-            ? undefined
-            : this.network?.placement(SECRET_ACCESS[spec.name].includes("openshell")),
+        environment: functionEnvironment(spec.environment, environmentInput),
+        network: spec.inVpc
+          ? this.network?.placement(SECRET_ACCESS[spec.name].includes("openshell"))
+          : undefined,
         reservedConcurrency: settings.reservedConcurrency[spec.name] ?? spec.reservedConcurrency,
       });
       const grants = Object.entries(TABLE_ACCESS[spec.name]) as [TableKey, TableAccess][];

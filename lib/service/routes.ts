@@ -24,7 +24,17 @@ export interface FunctionSpec {
   reservedConcurrency: number;
   /** Whether the local stack can run it (the archive consumer needs a change stream it has not). */
   local: boolean;
+  /**
+   * What its environment carries (infra/environment.ts): `service` the tables, key secrets and
+   * limits; `switch` the feature switch alone; `archive` the archive bucket alone. A function learns
+   * no table or secret name it does not use.
+   */
+  environment: FunctionEnvironmentKind;
+  /** Placed in the operator's subnets when the stack has a VPC (to reach private clusters and gateways). */
+  inVpc: boolean;
 }
+
+export type FunctionEnvironmentKind = "service" | "switch" | "archive";
 
 /**
  * HTTP functions get 12 s (the 10 s request deadline plus slack, under the HTTP API's 30 s); logs and
@@ -39,6 +49,8 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     timeoutSeconds: 12,
     reservedConcurrency: 20,
     local: true,
+    environment: "service",
+    inVpc: true,
   },
   {
     name: "logs",
@@ -48,6 +60,8 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     timeoutSeconds: 12,
     reservedConcurrency: 100,
     local: true,
+    environment: "service",
+    inVpc: true,
   },
   {
     name: "download",
@@ -57,9 +71,12 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     timeoutSeconds: 12,
     reservedConcurrency: 10,
     local: true,
+    environment: "service",
+    inVpc: true,
   },
-  // Public `/health`: configuration sanity only, so it holds no secret or table grant and its bundle
-  // carries neither the Kubernetes client nor gRPC (test/infra/bundles.test.ts).
+  // Public `/health`: configuration sanity only, so it holds no secret or table grant, its environment
+  // is the feature switch, and its bundle carries neither the Kubernetes client nor gRPC
+  // (test/infra/bundles.test.ts).
   {
     name: "health",
     entry: "functions/health.ts",
@@ -68,6 +85,8 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     timeoutSeconds: 12,
     reservedConcurrency: 5,
     local: true,
+    environment: "switch",
+    inVpc: true,
   },
   {
     name: "health-probe",
@@ -77,9 +96,11 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     timeoutSeconds: 60,
     reservedConcurrency: 1,
     local: true,
+    environment: "service",
+    inVpc: true,
   },
   // Consumes the Audit table's change stream into the Object-Locked archive (docs/audit-archive.md);
-  // a batch of 100 small records is 100 PutObject calls.
+  // a batch of 100 small records is 100 PutObject calls. It talks to S3 only, outside the VPC.
   {
     name: "audit-archive",
     entry: "functions/audit-archive.ts",
@@ -88,6 +109,8 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     timeoutSeconds: 60,
     reservedConcurrency: 5,
     local: false,
+    environment: "archive",
+    inVpc: false,
   },
 ];
 
