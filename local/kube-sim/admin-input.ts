@@ -1,9 +1,9 @@
 /**
  * The admin API's inputs (docs/kube.md § Admin API): strict schemas for append, restart, replace,
- * event and fault requests, and their failures as ScenarioError `path: problem` lists.
+ * event and fault requests. They are parsed with `parseStrict` (local/scenario/issues.ts), so their
+ * failures are ScenarioError `path: problem` lists in the scenario's own form.
  */
 import { z } from "zod";
-import { ScenarioError } from "../scenario/schema.ts";
 
 const ref = { cluster: z.string().min(1), namespace: z.string().min(1), pod: z.string().min(1) };
 export const appendInput = z.strictObject({
@@ -57,14 +57,3 @@ export type RestartInput = z.input<typeof restartInput>;
 export type ReplacePodInput = z.input<typeof replaceInput>;
 export type AddEventInput = { cluster: string; namespace: string; event: unknown };
 export type FaultInput = z.input<typeof faultInput>;
-
-export function parseAdmin<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
-  const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  const issues = result.error.issues.flatMap((i) =>
-    i.code === "unrecognized_keys"
-      ? i.keys.map((k) => ({ path: [...i.path, k].join("."), message: "unknown field" }))
-      : [{ path: i.path.join(".") || "(root)", message: i.message }],
-  );
-  throw new ScenarioError(issues);
-}

@@ -11,6 +11,7 @@ import {
   type LogGenerator,
   type LogLine,
   parseScenarioEvent,
+  parseStrict,
   parseTimeAt,
   type RbacDenial,
   type Scenario,
@@ -20,14 +21,7 @@ import {
   type ScenarioPod,
 } from "../scenario/schema.ts";
 import { formatKubeletTime, msToNs, parseRfc3339 } from "../scenario/time.ts";
-import {
-  appendInput,
-  eventInput,
-  faultInput,
-  parseAdmin,
-  replaceInput,
-  restartInput,
-} from "./admin-input.ts";
+import { appendInput, eventInput, faultInput, replaceInput, restartInput } from "./admin-input.ts";
 import { createClock, type SimClock } from "./clock.ts";
 
 /** An admin or lookup failure with the HTTP status the admin API answers. */
@@ -307,7 +301,7 @@ export class World {
   // ---- admin operations (docs/kube.md § Admin API) ----
 
   append(input: unknown): { appended: number } {
-    const a = parseAdmin(appendInput, input);
+    const a = parseStrict(appendInput, input);
     const { container } = this.container(a.cluster, a.namespace, a.pod, a.container);
     this.materialize(container);
     const now = this.nowNs();
@@ -320,7 +314,7 @@ export class World {
   }
 
   restart(input: unknown): { restartCount: number } {
-    const r = parseAdmin(restartInput, input);
+    const r = parseStrict(restartInput, input);
     const { cluster, pod, container } = this.container(r.cluster, r.namespace, r.pod, r.container);
     this.materialize(container);
     const now = this.nowNs();
@@ -352,7 +346,7 @@ export class World {
   }
 
   replacePod(input: unknown): { name: string; uid: string } {
-    const r = parseAdmin(replaceInput, input);
+    const r = parseStrict(replaceInput, input);
     const { cluster, ns, pod } = this.pod(r.cluster, r.namespace, r.pod);
     const newName = r.newName ?? pod.name;
     if (newName !== pod.name && ns.pods.has(newName))
@@ -415,7 +409,7 @@ export class World {
   }
 
   addEvent(input: unknown): { name: string } {
-    const r = parseAdmin(eventInput, input);
+    const r = parseStrict(eventInput, input);
     const cluster = this.cluster(r.cluster);
     const ns = cluster.namespaces.get(r.namespace);
     if (!ns) throw new SimError(404, `unknown namespace "${r.namespace}" in cluster "${r.cluster}"`);
@@ -445,7 +439,7 @@ export class World {
   }
 
   setFault(input: unknown): FaultState {
-    const f = parseAdmin(faultInput, input);
+    const f = parseStrict(faultInput, input);
     const cluster = this.cluster(f.cluster);
     if (f.latencyMs !== undefined) cluster.faults.latencyMs = f.latencyMs;
     if (f.failRate !== undefined) cluster.faults.failRate = f.failRate;

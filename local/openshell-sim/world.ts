@@ -15,7 +15,7 @@ import {
   type ScenarioGateway,
   type ScenarioSandboxLine,
 } from "../scenario/openshell.ts";
-import { formatPath, ScenarioError } from "../scenario/schema.ts";
+import { parseStrict, ScenarioError, type ScenarioIssue } from "../scenario/schema.ts";
 import { msToNs } from "../scenario/time.ts";
 
 export const DEFAULT_QUERY_LINES = 2000;
@@ -184,17 +184,10 @@ export class OpenShellWorld {
   append(body: unknown): { appended: number; bufferTotal: number } {
     const b = onlyKeys(body, ["gateway", "sandbox", "lines"], ["gateway", "sandbox"], "sandbox/append");
     const box = this.sandbox(b.gateway as string, b.sandbox as string);
-    const parsed = rawLinesSchema.safeParse(b.lines);
-    if (!parsed.success) {
-      throw new ScenarioError(
-        parsed.error.issues.map((i) => ({ path: formatPath(["lines", ...i.path]), message: i.message })),
-      );
-    }
-    const issues: { path: ReadonlyArray<PropertyKey>; message: string }[] = [];
-    const lines = resolveLines(parsed.data, msToNs(this.nowMs()), ["lines"], issues);
-    if (issues.length > 0) {
-      throw new ScenarioError(issues.map((i) => ({ path: formatPath(i.path), message: i.message })));
-    }
+    const raw = parseStrict(rawLinesSchema, b.lines, ["lines"]);
+    const issues: ScenarioIssue[] = [];
+    const lines = resolveLines(raw, msToNs(this.nowMs()), ["lines"], issues);
+    if (issues.length > 0) throw new ScenarioError(issues);
     for (const l of lines) box.ring.push(l);
     return { appended: lines.length, bufferTotal: box.ring.length };
   }

@@ -25,6 +25,18 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
   return out === "" ? "(root)" : out;
 }
 
+/** `schema`'s output for `input`; a ScenarioError listing every issue (under `prefix`) otherwise. */
+export function parseStrict<T extends z.ZodType>(
+  schema: T,
+  input: unknown,
+  prefix: ReadonlyArray<PropertyKey> = [],
+): z.output<T> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw new ScenarioError(zodIssues(result.error, prefix));
+  return result.data;
+}
+
+/** A zod failure as `path: message` issues: one per unknown key, a union's most telling branch. */
 export function zodIssues(error: z.ZodError, prefix: ReadonlyArray<PropertyKey> = []): ScenarioIssue[] {
   const out: ScenarioIssue[] = [];
   for (const issue of error.issues) {

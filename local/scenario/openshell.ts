@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { ID_PATTERN } from "../../lib/api/ids.ts";
 import { GRPC_CODES } from "../../lib/openshell/errors.ts";
+import { formatPath, type ScenarioIssue } from "./issues.ts";
 import { NS_PER_MS, resolveScenarioTime } from "./time.ts";
 
 export const DEFAULT_SANDBOX_CAPACITY = 2000;
@@ -106,11 +107,6 @@ export const openshellSchema = z
 
 export type ParsedOpenShell = z.output<typeof openshellSchema>;
 
-export interface OpenShellIssue {
-  path: ReadonlyArray<PropertyKey>;
-  message: string;
-}
-
 /** Resolves one line's time to epoch ms (truncated), or null when it is not in the grammar. */
 export function resolveLineTime(time: string | number, nowNs: bigint): number | null {
   if (typeof time === "number") return time;
@@ -126,13 +122,13 @@ export function resolveLines(
   raw: readonly RawSandboxLine[],
   nowNs: bigint,
   path: ReadonlyArray<PropertyKey>,
-  issues: OpenShellIssue[],
+  issues: ScenarioIssue[],
 ): ScenarioSandboxLine[] {
   const out: ScenarioSandboxLine[] = [];
   raw.forEach((l, i) => {
     const timeMs = resolveLineTime(l[0], nowNs);
     if (timeMs === null) {
-      issues.push({ path: [...path, i, 0], message: TIME_HINT });
+      issues.push({ path: formatPath([...path, i, 0]), message: TIME_HINT });
       return;
     }
     out.push({
@@ -151,18 +147,18 @@ export function resolveLines(
 export function finishOpenShell(
   doc: ParsedOpenShell,
   nowNs: bigint,
-  issues: OpenShellIssue[],
+  issues: ScenarioIssue[],
 ): ScenarioGateway[] {
   const seen = new Set<string>();
   return doc.map((g, gi) => {
     if (seen.has(g.id))
-      issues.push({ path: ["openshell", gi, "id"], message: `duplicate gateway "${g.id}"` });
+      issues.push({ path: formatPath(["openshell", gi, "id"]), message: `duplicate gateway "${g.id}"` });
     seen.add(g.id);
     const names = new Set<string>();
     const sandboxes = g.sandboxes.map((s, si): ScenarioSandbox => {
       if (names.has(s.name)) {
         issues.push({
-          path: ["openshell", gi, "sandboxes", si, "name"],
+          path: formatPath(["openshell", gi, "sandboxes", si, "name"]),
           message: `duplicate sandbox "${s.name}"`,
         });
       }
@@ -175,7 +171,10 @@ export function finishOpenShell(
       };
     });
     if (g.token !== undefined && g.auth !== "token") {
-      issues.push({ path: ["openshell", gi, "token"], message: 'a token is used only with auth "token"' });
+      issues.push({
+        path: formatPath(["openshell", gi, "token"]),
+        message: 'a token is used only with auth "token"',
+      });
     }
     const gateway: ScenarioGateway = { id: g.id, auth: g.auth, faults: g.faults, sandboxes };
     if (g.token !== undefined) gateway.token = g.token;

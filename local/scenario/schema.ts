@@ -14,15 +14,15 @@ import { z } from "zod";
 import { clusterSchema, resolveCluster, type ScenarioCluster } from "./cluster.ts";
 import { eventSchema, resolveEvent, type ScenarioEvent } from "./event.ts";
 import { TIME_HINT } from "./fields.ts";
-import { formatPath, ScenarioError, type ScenarioIssue, zodIssues } from "./issues.ts";
-import { finishOpenShell, type OpenShellIssue, openshellSchema, type ScenarioGateway } from "./openshell.ts";
+import { parseStrict, ScenarioError, type ScenarioIssue } from "./issues.ts";
+import { finishOpenShell, openshellSchema, type ScenarioGateway } from "./openshell.ts";
 import { checkSandboxRefs, registrySchema, resolveRegistry, type ScenarioRegistry } from "./registry.ts";
 import { formatIsoMillis, msToNs, resolveScenarioTime } from "./time.ts";
 
 export type { ClusterFaults, RbacDenial, ScenarioCluster, ScenarioNamespace } from "./cluster.ts";
 export { eventName, type ScenarioEvent } from "./event.ts";
 export type { KubeTime } from "./fields.ts";
-export { formatPath, ScenarioError, type ScenarioIssue } from "./issues.ts";
+export { formatPath, parseStrict, ScenarioError, type ScenarioIssue } from "./issues.ts";
 export type {
   ContainerState,
   LogGenerator,
@@ -71,9 +71,7 @@ export interface Scenario {
 
 /** Parses one event in scenario form (admin API), times relative to `nowNs`. */
 export function parseScenarioEvent(raw: unknown, nowNs: bigint, path: string[] = ["event"]): ScenarioEvent {
-  const result = eventSchema.safeParse(raw);
-  if (!result.success) throw new ScenarioError(zodIssues(result.error, path));
-  return resolveEvent(result.data, nowNs);
+  return resolveEvent(parseStrict(eventSchema, raw, path), nowNs);
 }
 
 /** Resolves one time given in scenario grammar against `nowNs`; throws ScenarioError at `path`. */
@@ -96,16 +94,12 @@ export function parseScenario(raw: unknown, loadTime: Date): Scenario {
     if (resolved === null) throw new ScenarioError([{ path: "now", message: TIME_HINT }]);
     nowNs = resolved;
   }
-  const result = scenarioSchema.safeParse(raw);
-  if (!result.success) throw new ScenarioError(zodIssues(result.error));
-  const doc = result.data;
+  const doc = parseStrict(scenarioSchema, raw);
   const issues: ScenarioIssue[] = [];
   const clusters = doc.clusters.map((c, ci) => resolveCluster(c, ci, nowNs, issues));
   const clusterIds = new Set(clusters.map((c) => c.id));
   const registry = resolveRegistry(doc.registry, clusterIds, nowNs, issues);
-  const shellIssues: OpenShellIssue[] = [];
-  const openshell = finishOpenShell(doc.openshell, nowNs, shellIssues);
-  for (const i of shellIssues) issues.push({ path: formatPath(i.path), message: i.message });
+  const openshell = finishOpenShell(doc.openshell, nowNs, issues);
   checkSandboxRefs(registry, new Set(openshell.map((g) => g.id)), issues);
   if (issues.length > 0) throw new ScenarioError(issues);
   const scenario: Scenario = {

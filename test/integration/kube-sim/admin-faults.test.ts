@@ -34,6 +34,16 @@ describe("admin operations", () => {
     const bad = await admin("/append", { ...at, pod: "gw-0", container: "gateway", lines: [["later", "x"]] });
     expect(bad.status).toBe(400);
     expect(bad.json.error).toContain("lines[0][0]");
+    // A schema failure names its place in the scenario's own path form, like the resolve pass.
+    const typed = await admin("/append", {
+      ...at,
+      pod: "gw-0",
+      container: "gateway",
+      lines: [[1, "x"]],
+      extra: 1,
+    });
+    expect(typed.status).toBe(400);
+    expect(typed.json.issues.map((i: { path: string }) => i.path).sort()).toEqual(["extra", "lines[0][0]"]);
     const missing = await admin("/append", { ...at, pod: "nope", container: "gateway", lines: [] });
     expect(missing.status).toBe(404);
   });
