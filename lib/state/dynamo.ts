@@ -4,6 +4,7 @@
  */
 import { DynamoDBClient, type DynamoDBClientConfig } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { DirectDynamoDBClient } from "./dynamo-json.ts";
 
 /** Counts DynamoDB calls by command name (benchmarks, per-request logs, call-budget tests). */
 export class CallCounter {
@@ -44,8 +45,9 @@ export interface DynamoOptions {
 
 export interface Dynamo {
   /**
-   * The low-level client, its middleware resolved once per command type (`cacheMiddleware`): the
-   * per-poll calls (limiter, grants) go through it, marshalled by their stores.
+   * The low-level client: the per-poll item calls (limiter, grants), marshalled by their stores,
+   * are signed and sent without the SDK's middleware (lib/state/dynamo-json.ts); its other commands
+   * go through the SDK, the middleware resolved once per command type (`cacheMiddleware`).
    */
   client: DynamoDBClient;
   /** The document client, over a client of its own (lib-dynamodb refuses `cacheMiddleware`). */
@@ -85,8 +87,11 @@ export function createDynamo(options: DynamoOptions = {}): Dynamo {
     );
     return c;
   };
-  // Resolving the middleware stack on every send is a third of a call's CPU (docs/quality.md P4).
-  const client = counted(new DynamoDBClient({ ...config, cacheMiddleware: true }));
+  // Resolving the middleware stack on every send is a third of a call's CPU (docs/quality.md P4);
+  // the item commands skip the stack altogether and are counted as they are sent.
+  const client = counted(
+    new DirectDynamoDBClient({ ...config, cacheMiddleware: true }, (name) => calls.increment(name)),
+  );
   // The document client sends through the same HTTP handler, so both share one connection pool
   // (one TLS handshake per container, not two) and closing `client` closes them all.
   const docClient = counted(new DynamoDBClient({ ...config, requestHandler: client.config.requestHandler }));

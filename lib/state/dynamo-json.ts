@@ -1,0 +1,373 @@
+/**
+ * The per-poll DynamoDB calls without the SDK's per-call middleware (docs/quality.md P4): a warm
+ * poll makes five single-item calls, and the SDK's stack (schema serde, endpoint rules, user agent,
+ * auth-scheme selection, checksums) cost more CPU than everything else the handler does. For the
+ * item commands whose input is already in wire form (`GetItem`, `PutItem`, `UpdateItem`,
+ * `BatchGetItem`: DynamoDB's JSON 1.0 protocol is their input shape as it is), the client below
+ * signs and sends the body itself, through the same client's HTTP handler (one connection pool),
+ * with the client's own credentials provider, region, endpoint and retry strategy (the SDK's
+ * standard one: same attempts, backoff and retry quota). Every other command goes through the SDK.
+ */
+import { createHash, createHmac } from "node:crypto";
+import {
+  BatchGetItemCommand,
+  DynamoDBClient,
+  type DynamoDBClientConfig,
+  DynamoDBServiceException,
+  GetItemCommand,
+  PutItemCommand,
+  UpdateItemCommand,
+} from "@aws-sdk/client-dynamodb";
+import { isServerError, isThrottlingError, isTransientError } from "@smithy/core/retry";
+import type { HttpRequest, HttpResponse, RetryErrorInfo, RetryErrorType } from "@smithy/types";
+
+/** The commands sent directly: their wire operation and the SDK's command name (a bundle may rename classes). */
+const DIRECT = new Map<unknown, { operation: string; commandName: string }>([
+  [GetItemCommand, { operation: "GetItem", commandName: "GetItemCommand" }],
+  [PutItemCommand, { operation: "PutItem", commandName: "PutItemCommand" }],
+  [UpdateItemCommand, { operation: "UpdateItem", commandName: "UpdateItemCommand" }],
+  [BatchGetItemCommand, { operation: "BatchGetItem", commandName: "BatchGetItemCommand" }],
+]);
+
+const SERVICE = "dynamodb";
+const TARGET_PREFIX = "DynamoDB_20120810.";
+const CONTENT_TYPE = "application/x-amz-json-1.0";
+/** The SDK's threshold for correcting its clock from a response's `Date` (5 minutes). */
+const CLOCK_SKEW_MS = 300_000;
+
+export interface Credentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken?: string | undefined;
+}
+
+export interface SignInput {
+  method: string;
+  host: string;
+  path: string;
+  /** Headers to sign, names lower case (`host` and `x-amz-date` are added). */
+  headers: Record<string, string>;
+  body: string;
+  region: string;
+  service: string;
+  credentials: Credentials;
+  /** Signing time, ms since the epoch. */
+  at: number;
+}
+
+const sha256Hex = (data: string) => createHash("sha256").update(data, "utf8").digest("hex");
+
+/** `YYYYMMDDTHHMMSSZ` of a time. */
+export function amzDate(at: number): string {
+  const iso = new Date(at).toISOString();
+  return `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}T${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}Z`;
+}
+
+/**
+ * AWS Signature Version 4 of a request with an empty query, its signing key kept per day, region,
+ * service and secret (one HMAC chain a day instead of one a call). Returns the headers to send:
+ * the signed ones plus `authorization`.
+ */
+export class SigV4Signer {
+  #keyScope = "";
+  #key: Buffer = Buffer.alloc(0);
+
+  sign(input: SignInput): Record<string, string> {
+    const date = amzDate(input.at);
+    const day = date.slice(0, 8);
+    const headers: Record<string, string> = { ...input.headers, host: input.host, "x-amz-date": date };
+    if (input.credentials.sessionToken) headers["x-amz-security-token"] = input.credentials.sessionToken;
+    const names = Object.keys(headers).sort();
+    let canonicalHeaders = "";
+    for (const name of names) canonicalHeaders += `${name}:${headers[name]?.trim().replace(/\s+/g, " ")}\n`;
+    const signedHeaders = names.join(";");
+    const canonical = `${input.method}\n${input.path}\n\n${canonicalHeaders}\n${signedHeaders}\n${sha256Hex(input.body)}`;
+    const scope = `${day}/${input.region}/${input.service}/aws4_request`;
+    const toSign = `AWS4-HMAC-SHA256\n${date}\n${scope}\n${sha256Hex(canonical)}`;
+    const signature = createHmac("sha256", this.#signingKey(scope, day, input))
+      .update(toSign)
+      .digest("hex");
+    headers.authorization = `AWS4-HMAC-SHA256 Credential=${input.credentials.accessKeyId}/${scope}, SignedHeaders=${signedHeaders}, Signature=${signature}`;
+    return headers;
+  }
+
+  #signingKey(scope: string, day: string, input: SignInput): Buffer {
+    const id = `${scope}\n${input.credentials.accessKeyId}\n${input.credentials.secretAccessKey}`;
+    if (id !== this.#keyScope) {
+      const hmac = (key: string | Buffer, data: string) => createHmac("sha256", key).update(data).digest();
+      const k = hmac(
+        hmac(hmac(hmac(`AWS4${input.credentials.secretAccessKey}`, day), input.region), input.service),
+        "aws4_request",
+      );
+      this.#keyScope = id;
+      this.#key = k;
+    }
+    return this.#key;
+  }
+}
+
+/** Uint8Array values (`B`, `BS`) travel base64 in the JSON protocol. */
+function toWire(this: Record<string, unknown>, key: string, value: unknown): unknown {
+  const raw = this[key];
+  if (raw instanceof Uint8Array)
+    return Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString("base64");
+  return value;
+}
+
+/** …and come back as Uint8Array, as the SDK gives them. A string under `B` is only ever a binary value. */
+function fromWire(key: string, value: unknown): unknown {
+  if (key === "B" && typeof value === "string") return new Uint8Array(Buffer.from(value, "base64"));
+  if (key === "BS" && Array.isArray(value) && value.every((v) => typeof v === "string"))
+    return value.map((v: string) => new Uint8Array(Buffer.from(v, "base64")));
+  return value;
+}
+
+function errorType(e: Error): RetryErrorType {
+  const error = e as Parameters<typeof isThrottlingError>[0];
+  if (isThrottlingError(error)) return "THROTTLING";
+  if (isTransientError(error)) return "TRANSIENT";
+  if (isServerError(error)) return "SERVER_ERROR";
+  return "CLIENT_ERROR";
+}
+
+export interface Endpoint {
+  protocol: string;
+  hostname: string;
+  port?: number;
+  path: string;
+  /** The `host` header as signed. */
+  host: string;
+}
+
+/**
+ * Where the client sends: its configured endpoint (dynalite locally), else the endpoint its rules
+ * give for the region, FIPS and dual-stack settings, resolved once per container.
+ */
+export async function resolveEndpoint(config: DynamoDBClient["config"]): Promise<Endpoint> {
+  if (config.endpoint) {
+    const e = await config.endpoint();
+    return {
+      protocol: e.protocol,
+      hostname: e.hostname,
+      ...(e.port ? { port: e.port } : {}),
+      path: e.path || "/",
+      host: e.port ? `${e.hostname}:${e.port}` : e.hostname,
+    };
+  }
+  const { url } = config.endpointProvider({
+    Region: await config.region(),
+    UseFIPS: await config.useFipsEndpoint(),
+    UseDualStack: await config.useDualstackEndpoint(),
+  });
+  return {
+    protocol: url.protocol,
+    hostname: url.hostname,
+    ...(url.port ? { port: Number(url.port) } : {}),
+    path: url.pathname || "/",
+    host: url.host,
+  };
+}
+
+interface SendOptions {
+  abortSignal?: AbortSignal;
+}
+
+/**
+ * A DynamoDBClient whose item commands are signed and sent directly (see the file comment); the
+ * rest, and every command sent with a callback, go through the SDK unchanged. Counts like the SDK
+ * path: `onCall` once per logical call, with the SDK's command name.
+ */
+export class DirectDynamoDBClient extends DynamoDBClient {
+  readonly #signer = new SigV4Signer();
+  readonly #onCall: (commandName: string) => void;
+  #endpoint: Promise<Endpoint> | undefined;
+  #clockOffsetMs = 0;
+
+  constructor(config: DynamoDBClientConfig, onCall: (commandName: string) => void) {
+    super(config);
+    this.#onCall = onCall;
+  }
+
+  // biome-ignore lint/suspicious/noExplicitAny: the SDK's overloaded `send`, narrowed at run time
+  override send(command: any, optionsOrCb?: any, cb?: any): any {
+    const direct = DIRECT.get(command?.constructor);
+    if (direct === undefined || typeof optionsOrCb === "function" || cb !== undefined)
+      return super.send(command, optionsOrCb, cb);
+    this.#onCall(direct.commandName);
+    return this.#direct(
+      direct.operation,
+      command.input,
+      (optionsOrCb as SendOptions | undefined)?.abortSignal,
+    );
+  }
+
+  #resolveEndpoint(): Promise<Endpoint> {
+    this.#endpoint ??= resolveEndpoint(this.config);
+    this.#endpoint.catch(() => {
+      this.#endpoint = undefined;
+    });
+    return this.#endpoint;
+  }
+
+  async #direct(operation: string, input: unknown, abortSignal: AbortSignal | undefined): Promise<unknown> {
+    const config = this.config;
+    const [endpoint, region, strategy] = await Promise.all([
+      this.#resolveEndpoint(),
+      config.region(),
+      config.retryStrategy(),
+    ]);
+    const body = JSON.stringify(input, toWire);
+    const maxAttempts = await config.maxAttempts();
+    // The SDK's own standard strategy (v2 interface): attempts, backoff and the retry quota.
+    const v2 = strategy as unknown as {
+      acquireInitialRetryToken(scope: string): Promise<{ getRetryDelay(): number; getRetryCount(): number }>;
+      refreshRetryTokenForRetry(
+        token: unknown,
+        info: RetryErrorInfo,
+      ): Promise<{ getRetryDelay(): number; getRetryCount(): number }>;
+      recordSuccess(token: unknown): void;
+    };
+    let token = await v2.acquireInitialRetryToken("");
+    let attempts = 0;
+    let totalRetryDelay = 0;
+    for (;;) {
+      attempts++;
+      try {
+        const output = await this.#attempt(
+          operation,
+          endpoint,
+          region,
+          body,
+          abortSignal,
+          attempts,
+          maxAttempts,
+        );
+        v2.recordSuccess(token);
+        (output.$metadata as Record<string, unknown>).attempts = attempts;
+        (output.$metadata as Record<string, unknown>).totalRetryDelay = totalRetryDelay;
+        return output;
+      } catch (e) {
+        const error = e instanceof Error ? e : new Error(String(e));
+        if (abortSignal?.aborted) throw error;
+        try {
+          token = await v2.refreshRetryTokenForRetry(token, {
+            error,
+            errorType: errorType(error),
+          } as RetryErrorInfo);
+        } catch {
+          const failed = error as { $metadata?: Record<string, unknown> };
+          failed.$metadata ??= {};
+          const meta = failed.$metadata;
+          meta.attempts = attempts;
+          meta.totalRetryDelay = totalRetryDelay;
+          throw error;
+        }
+        const delay = token.getRetryDelay();
+        totalRetryDelay += delay;
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  }
+
+  async #attempt(
+    operation: string,
+    endpoint: Endpoint,
+    region: string,
+    body: string,
+    abortSignal: AbortSignal | undefined,
+    attempt: number,
+    maxAttempts: number,
+  ): Promise<Record<string, unknown>> {
+    const credentials = (await this.config.credentials()) as Credentials;
+    const headers = this.#signer.sign({
+      method: "POST",
+      host: endpoint.host,
+      path: endpoint.path,
+      headers: {
+        "content-type": CONTENT_TYPE,
+        "x-amz-target": `${TARGET_PREFIX}${operation}`,
+      },
+      body,
+      region,
+      service: SERVICE,
+      credentials,
+      at: Date.now() + this.#clockOffsetMs,
+    });
+    headers["content-length"] = String(Buffer.byteLength(body));
+    headers["amz-sdk-request"] = `attempt=${attempt}; max=${maxAttempts}`;
+    const request = {
+      protocol: endpoint.protocol,
+      hostname: endpoint.hostname,
+      ...(endpoint.port !== undefined ? { port: endpoint.port } : {}),
+      path: endpoint.path,
+      method: "POST",
+      headers,
+      body,
+      query: {},
+    } as unknown as HttpRequest;
+    const { response } = (await this.config.requestHandler.handle(request, {
+      ...(abortSignal ? { abortSignal } : {}),
+    })) as { response: HttpResponse };
+    const text = await readBody(response.body);
+    const status = response.statusCode;
+    const requestId = response.headers["x-amzn-requestid"];
+    const $metadata = {
+      httpStatusCode: status,
+      ...(requestId ? { requestId } : {}),
+      ...(response.headers["x-amz-id-2"] ? { extendedRequestId: response.headers["x-amz-id-2"] } : {}),
+    };
+    if (status >= 200 && status < 300) {
+      const parsed = (
+        text === "" ? {} : JSON.parse(text, text.includes('"B') ? fromWire : undefined)
+      ) as Record<string, unknown>;
+      return { $metadata, ...parsed };
+    }
+    throw this.#error(status, response.headers, text, $metadata);
+  }
+
+  /** The service's error as the SDK would throw it: `name` the error code, `$fault`, `$metadata`. */
+  #error(
+    status: number,
+    headers: Record<string, string>,
+    text: string,
+    $metadata: Record<string, unknown>,
+  ): DynamoDBServiceException {
+    let parsed: Record<string, unknown> = {};
+    try {
+      parsed = text === "" ? {} : (JSON.parse(text) as Record<string, unknown>);
+    } catch {
+      // not JSON: the status alone names it
+    }
+    const raw = String(headers["x-amzn-errortype"] ?? parsed.__type ?? parsed.code ?? "");
+    const code = raw.split(":")[0]?.split("#").pop() || `Http${status}Error`;
+    const message = String(parsed.message ?? parsed.Message ?? code);
+    const meta: Record<string, unknown> = { ...$metadata };
+    const serverDate = headers.date ? Date.parse(headers.date) : Number.NaN;
+    if (
+      Number.isFinite(serverDate) &&
+      Math.abs(serverDate - (Date.now() + this.#clockOffsetMs)) >= CLOCK_SKEW_MS
+    ) {
+      this.#clockOffsetMs = serverDate - Date.now();
+      meta.clockSkewCorrected = true;
+    }
+    const error = new DynamoDBServiceException({
+      name: code,
+      $fault: status >= 500 ? "server" : "client",
+      $metadata: meta,
+      message,
+    });
+    for (const [k, v] of Object.entries(parsed)) {
+      if (k !== "__type" && k !== "message" && k !== "Message" && !(k in error))
+        (error as unknown as Record<string, unknown>)[k] = v;
+    }
+    return error;
+  }
+}
+
+async function readBody(body: unknown): Promise<string> {
+  if (body === undefined || body === null) return "";
+  const chunks: Buffer[] = [];
+  for await (const chunk of body as AsyncIterable<Buffer | string>)
+    chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks).toString("utf8");
+}
