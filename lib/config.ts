@@ -4,9 +4,19 @@
  * The CDK stack sets exactly these variables; the local stack sets them from the scenario.
  */
 import { z } from "zod";
-import { ENV } from "./env.ts";
+import { ENV, readSwitch, SWITCH_PROBLEM, type SwitchName } from "./env.ts";
 
-const bool = z.enum(["true", "false"]).transform((v) => v === "true");
+/** An on/off variable, read (default included) by lib/env.ts's `readSwitch`, as `/health` reads its own. */
+const onOff = (name: SwitchName) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const on = readSwitch(name, v);
+      if (on !== undefined) return on;
+      ctx.addIssue({ code: "custom", message: SWITCH_PROBLEM });
+      return z.NEVER;
+    });
 const positiveInt = z
   .string()
   .regex(/^[1-9][0-9]{0,8}$/, "must be a positive integer")
@@ -21,7 +31,7 @@ export { ENV };
 
 const schema = z
   .object({
-    [ENV.enabled]: bool.default(true),
+    [ENV.enabled]: onOff(ENV.enabled),
     [ENV.registryTable]: z.string().min(3),
     [ENV.stateTable]: z.string().min(3),
     [ENV.auditTable]: z.string().min(3),
@@ -30,7 +40,7 @@ const schema = z
     [ENV.cursorKeyFile]: z.string().min(1).optional(),
     [ENV.identityKeyFile]: z.string().min(1).optional(),
     [ENV.kubeconfigSecretPrefix]: z.string().default("runtime-logs/clusters/"),
-    [ENV.allowInsecureClusters]: bool.default(false),
+    [ENV.allowInsecureClusters]: onOff(ENV.allowInsecureClusters),
     [ENV.auditRetentionDays]: positiveInt.default(400),
     [ENV.limitBurst]: positiveNumber.default(10),
     [ENV.limitRatePerSecond]: positiveNumber.default(2),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, ENV, loadConfig } from "../../../lib/config.ts";
+import { readEnabled } from "../../../lib/env.ts";
 
 const base = {
   [ENV.registryTable]: "reg",
@@ -59,4 +60,19 @@ describe("service configuration", () => {
       expect.objectContaining({ message: expect.not.stringContaining("s3cr3t-value") }),
     );
   });
+
+  it.each([undefined, "", "true", "false", "yes", "TRUE", "0"])(
+    "reads the feature switch %j as /health does (its zod-free reader)",
+    (value) => {
+      const env = { ...base, [ENV.enabled]: value };
+      const health = () => readEnabled(env);
+      if (value === "true" || value === "false" || !value) {
+        expect(loadConfig(env).enabled).toBe(value !== "false");
+        expect(health()).toBe(value !== "false");
+      } else {
+        expect(() => loadConfig(env)).toThrow(`${ENV.enabled}: must be true or false`);
+        expect(health).toThrow(`${ENV.enabled}: must be true or false`);
+      }
+    },
+  );
 });
