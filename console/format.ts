@@ -1,7 +1,7 @@
 /** Pure formatting for the views: times in UTC, restart summaries, termination lines. */
 
 import { toUtcMillisRfc3339, toUtcRfc3339, utcSortKey } from "../lib/rfc3339.ts";
-import { PLAIN_LEVELS } from "../lib/runtime-logs/level-words.ts";
+import { afterRepeatedLevel } from "../lib/runtime-logs/level-words.ts";
 import type { Container, LineRecord, Pod, PodEvent, RestartRecord, Runtime, Stream } from "./types.ts";
 
 /** `14:02 UTC` (the server sends RFC 3339 UTC; anything else is shown as given). */
@@ -75,8 +75,6 @@ export const warnings = (pod: Pod): PodEvent[] => pod.events.filter((e) => e.typ
 
 /** A leading word, bare or in brackets, and the spaces after it: a time when it reads as RFC 3339. */
 const LEADING_WORD = /^\[?([^\s\]]+)\]?\s+/;
-/** A leading level word, bare, bracketed or followed by a colon, and the spaces after it. */
-const LEADING_LEVEL = /^(?:\[([A-Za-z]{3,8})\]|([A-Za-z]{3,8}):?)(?:\s+|$)/;
 
 /**
  * The message of a text line as a row shows it: the row already shows the time and the level, so a
@@ -88,11 +86,7 @@ export function rowMessage(line: Pick<LineRecord, "kind" | "message" | "level" |
   let text = line.message;
   const time = LEADING_WORD.exec(text);
   if (time && line.time && sameSecond(time[1] as string, line.time)) text = text.slice(time[0].length);
-  const level = LEADING_LEVEL.exec(text);
-  const word = level ? (level[1] ?? level[2] ?? "") : "";
-  const isLevelWord = word === word.toUpperCase() || level?.[1] !== undefined;
-  if (level && isLevelWord && PLAIN_LEVELS[word.toUpperCase()] === line.level)
-    text = text.slice(level[0].length);
+  text = afterRepeatedLevel(text, line.level);
   return text === "" ? line.message : text;
 }
 

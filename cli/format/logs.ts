@@ -2,7 +2,7 @@
  * Log pages as text lines, stderr notices and NDJSON (surfaces.md § occ: text output, -o json).
  */
 
-import { PLAIN_LEVELS } from "../../lib/runtime-logs/level-words.ts";
+import { afterRepeatedLevel } from "../../lib/runtime-logs/level-words.ts";
 import { TransportError } from "../errors.ts";
 import { escapeJsonText, escapeText } from "../escape.ts";
 import { isObject } from "../http.ts";
@@ -64,16 +64,9 @@ export function formatTime(time: unknown): string {
   return timeCell(time) ?? "-".padEnd(24);
 }
 
-/** A leading word, maybe bracketed, and what follows it; a level word when PLAIN_LEVELS knows it. */
-const LEVEL_WORD = /^([[(<]?)([A-Za-z]{3,8})([\])>]?)(:|\s+|$)\s*/;
-/** The message without a leading level word that only repeats the record's level. */
+/** The message without a leading level word that only repeats the record's level (never emptied). */
 export function stripRepeatedLevel(message: string, level: unknown): string {
-  const m = LEVEL_WORD.exec(message);
-  if (m === null || PLAIN_LEVELS[m[2]!.toUpperCase()] !== level) return message;
-  // A level word is upper case, bracketed or followed by a colon; "Error connecting…" is prose.
-  const marked = m[2] === m[2]!.toUpperCase() || (m[1] !== "" && m[3] !== "") || m[4] === ":";
-  if (!marked) return message;
-  const rest = message.slice(m[0].length);
+  const rest = afterRepeatedLevel(message, level);
   return rest === "" ? message : rest;
 }
 

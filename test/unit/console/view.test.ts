@@ -24,6 +24,9 @@ describe("row message", () => {
     expect(rowMessage(text("ERROR: boom", "error"))).toBe("boom");
     expect(rowMessage(text("[error] boom", "error"))).toBe("boom");
     expect(rowMessage(text("WARNING disk", "warn"))).toBe("disk");
+    // The CLI's rule too (lib/runtime-logs/level-words.ts): a colon or angle brackets mark a level word.
+    expect(rowMessage(text("warning: disk 91%", "warn"))).toBe("disk 91%");
+    expect(rowMessage(text("<info> up", "info"))).toBe("up");
   });
 
   it("keeps words that are not the row's level, lower-case prose, and non-text kinds as sent", () => {
