@@ -120,6 +120,9 @@ async function runningDeployments(deps: ProbeDeps): Promise<DeploymentRecord[]> 
   );
 }
 
+/** The order of clusters and gateways in the report. */
+const byId = (a: string, b: string): number => a.localeCompare(b);
+
 async function checkClusters(
   deps: ProbeDeps,
   deployments: DeploymentRecord[],
@@ -135,8 +138,9 @@ async function checkClusters(
     }
   }
   let skipped = 0;
-  const clusters: ClusterCheck[] = [];
-  await mapLimited([...namespaces.keys()].sort(), 4, async (clusterId) => {
+  // Sorted once: mapLimited keeps this order, so the report lists the clusters in it.
+  const clusterIds = [...namespaces.keys()].sort(byId);
+  const clusters = await mapLimited(clusterIds, 4, async (clusterId): Promise<ClusterCheck> => {
     const checks: NamespaceCheck[] = [];
     let latencyMs: number | null = null;
     let versionOk = false;
@@ -179,16 +183,15 @@ async function checkClusters(
     const slow = latencyMs !== null && latencyMs > SLOW_CLUSTER_MS;
     const status = worst([...checks.map((c) => c.status), slow ? "degraded" : "ok"]);
     const errorCode = versionError ?? checks.find((c) => c.errorCode)?.errorCode;
-    clusters.push({
+    return {
       clusterId,
       status: checks.length === 0 ? "degraded" : status,
       latencyMs,
       versionOk,
       namespaces: checks,
       ...(errorCode && !versionOk ? { errorCode } : {}),
-    });
+    };
   });
-  clusters.sort((a, b) => a.clusterId.localeCompare(b.clusterId));
   const partial = skipped > 0;
   const status = groupStatus(clusters.map((c) => c.status));
   return { status: partial ? worst([status, "degraded"]) : status, clusters, partial, skipped };
@@ -204,15 +207,15 @@ async function checkGateways(
   deployments: DeploymentRecord[],
   budget: Budget,
 ): Promise<GatewaysCheck> {
-  const ids = [...new Set(deployments.flatMap((d) => (d.sandbox ? [d.sandbox.endpointRef] : [])))].sort();
+  const ids = [...new Set(deployments.flatMap((d) => (d.sandbox ? [d.sandbox.endpointRef] : [])))].sort(byId);
   const sandbox = deps.sandbox;
   if (!sandbox) return emptyGateways("ok");
   let skipped = 0;
-  const gateways: GatewayCheck[] = [];
-  await mapLimited(ids, 4, async (gatewayId) => {
+  // Sorted once, as the clusters are; a gateway the budget skipped leaves a null.
+  const checked = await mapLimited(ids, 4, async (gatewayId): Promise<GatewayCheck | null> => {
     if (budget.left() <= 0) {
       skipped++;
-      return;
+      return null;
     }
     try {
       const h = await sandbox.health(gatewayId, { signal: budget.signal, deadline: budget.deadline });
@@ -222,16 +225,16 @@ async function checkGateways(
           : h.status !== "healthy" || h.latencyMs > SLOW_GATEWAY_MS
             ? "degraded"
             : "ok";
-      gateways.push({
+      return {
         gatewayId,
         status,
         latencyMs: h.latencyMs,
         serving: h.status,
         version: h.version,
         auth: h.auth,
-      });
+      };
     } catch (e) {
-      gateways.push({
+      return {
         gatewayId,
         status: "failed",
         latencyMs: null,
@@ -239,10 +242,10 @@ async function checkGateways(
         version: null,
         auth: null,
         errorCode: codeOf(e),
-      });
+      };
     }
   });
-  gateways.sort((a, b) => a.gatewayId.localeCompare(b.gatewayId));
+  const gateways = checked.filter((g) => g !== null);
   const partial = skipped > 0;
   const status = groupStatus(gateways.map((g) => g.status));
   return { status: partial ? worst([status, "degraded"]) : status, gateways, partial, skipped };
