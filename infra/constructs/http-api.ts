@@ -169,7 +169,6 @@ export class RuntimeLogsApi extends Construct {
     // HttpStage sets only the default throttle; per-route limits are the stage's RouteSettings,
     // which name route keys, so the stage waits for the routes.
     for (const route of this.routes.values()) this.stage.node.addDependency(route);
-    // HttpStage sets only the default throttle; per-route limits are the stage's RouteSettings.
     (this.stage.node.defaultChild as CfnStage).addPropertyOverride(
       "RouteSettings",
       Object.fromEntries(
