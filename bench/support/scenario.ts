@@ -3,6 +3,7 @@
  * Gateway Pod of one Agent, one grant per benchmark principal, and the limiter raised so the load
  * itself, not the per-principal budget, is what gets measured.
  */
+import { workloadLabels } from "../../test/support/scenario.ts";
 
 export const TARGET = {
   clusterId: "bench",
@@ -55,11 +56,7 @@ export function benchScenario(opts: BenchScenarioOptions): Record<string, unknow
                 uid: TARGET.podUid,
                 createdAt: "now-1h",
                 nodeName: "node-1",
-                labels: {
-                  "openclaw.dev/agent": TARGET.agentId,
-                  "openclaw.dev/revision": TARGET.deploymentId,
-                  "openclaw.dev/workload-role": "gateway",
-                },
+                labels: workloadLabels("gateway", TARGET.deploymentId, TARGET.agentId),
                 containers: [{ name: TARGET.container, logs: { current, previous: [] } }],
               },
             ],

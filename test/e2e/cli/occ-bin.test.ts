@@ -18,25 +18,17 @@ import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LocalStack, startLocalStack } from "../../../local/stack/index.ts";
-import { ensureOccBuilt, OCC, runOcc } from "./spawn.ts";
+import { describe, expect, it } from "vitest";
+import { occSuite } from "../../support/occ-suite.ts";
+import { OCC, runOcc } from "./spawn.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
-const SCENARIO = fileURLToPath(new URL("./scenario.json", import.meta.url));
 const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
   bin: Record<string, string>;
   scripts: Record<string, string>;
 };
 
-let stack: LocalStack;
-beforeAll(async () => {
-  ensureOccBuilt();
-  stack = await startLocalStack({ scenario: SCENARIO, port: 0, quiet: true, warm: true });
-}, 120_000);
-afterAll(async () => {
-  await stack?.close();
-});
+const suite = occSuite();
 
 describe("the built occ", { timeout: 60_000 }, () => {
   it("is the bin: executable, a node #! line, no TypeScript loader", () => {
@@ -80,7 +72,7 @@ describe("the built occ", { timeout: 60_000 }, () => {
     // Asynchronous on purpose: the local stack answers from this very process.
     const read = await runOcc(
       ["agent", "logs", "shop", "--source", "gateway", "--tail", "2", "--timestamps=false"],
-      { NODE_PATH: "", OCC_ENDPOINT: stack.apiUrl, OCC_NAMESPACE: "acme", OCC_TOKEN: "local:alice" },
+      { NODE_PATH: "", ...suite.env },
       dir,
       copy,
     );

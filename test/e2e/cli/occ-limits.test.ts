@@ -2,39 +2,23 @@
  * `occ` and the limiter, end to end: a scenario with a tiny bucket (burst 2, 0.25 token/s) makes the
  * local stack answer 429; a single read reports it (exit 1), a follow waits for Retry-After and goes on.
  */
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LocalStack, startLocalStack } from "../../../local/stack/index.ts";
+import { describe, expect, it } from "vitest";
+import { cliScenario, occSuite } from "../../support/occ-suite.ts";
 import { runOcc, startOcc } from "./spawn.ts";
 
-const SCENARIO = fileURLToPath(new URL("./scenario.json", import.meta.url));
-
-let stack: LocalStack;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  const scenario = JSON.parse(readFileSync(SCENARIO, "utf8")) as Record<string, unknown>;
+const suite = occSuite(() => ({
+  ...cliScenario(),
   // In-flight caps raised so that concurrent reads meet the bucket, not the lease (503); one token
   // every 4 s, so a follow polling every 2 s keeps meeting an empty bucket.
-  scenario.limits = { burst: 2, ratePerSecond: 0.25, principalInFlight: 16, agentInFlight: 32 };
-  stack = await startLocalStack({ scenario, port: 0, quiet: true, warm: true });
-  env = {
-    OCC_ENDPOINT: stack.apiUrl,
-    OCC_NAMESPACE: "acme",
-    OCC_TOKEN: "local:alice",
-  };
-}, 120_000);
-afterAll(async () => {
-  await stack?.close();
-});
+  limits: { burst: 2, ratePerSecond: 0.25, principalInFlight: 16, agentInFlight: 32 },
+}));
 
 const LOGS = ["agent", "logs", "shop", "--source", "gateway", "--deployment", "d1"];
 
 describe("rate limiting", { timeout: 120_000 }, () => {
   it("reports a 429 with its Retry-After (exit 1), then a follow waits it out and continues", async () => {
     // Four reads at once against a burst of 2: some are refused.
-    const results = await Promise.all([1, 2, 3, 4].map(() => runOcc(LOGS, env)));
+    const results = await Promise.all([1, 2, 3, 4].map(() => runOcc(LOGS, suite.env)));
     const refused = results.filter((r) => r.code === 1);
     expect(refused.length).toBeGreaterThanOrEqual(1);
     expect(results.every((r) => r.code === 0 || r.code === 1)).toBe(true);
@@ -43,7 +27,7 @@ describe("rate limiting", { timeout: 120_000 }, () => {
         /^HTTP 429 RUNTIME_LOGS_RATE_LIMITED: [^\n]+\nRetry-After: [1-9]\d*s\nRequest ID: req_[0-9a-f-]+\n$/,
       );
 
-    const f = startOcc([...LOGS, "--follow"], env);
+    const f = startOcc([...LOGS, "--follow"], suite.env);
     await f.until(({ stderr }) => stderr.includes("occ: rate limited; retrying in"));
     await f.until(({ stdout }) => stdout.includes("hostile"));
     // Polls every 2 s against 0.25 token/s: it keeps being limited, and keeps going.

@@ -8,15 +8,13 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LocalStack, startLocalStack } from "../../../local/stack/index.ts";
+import { describe, expect, it } from "vitest";
+import { occSuite } from "../../support/occ-suite.ts";
+import { workloadLabels } from "../../support/scenario.ts";
+import { simAdmin } from "../../support/sim-admin.ts";
 import { RAW_HAZARD, runOcc, startOcc } from "./spawn.ts";
 
-const labels = (role: string) => ({
-  "openclaw.dev/agent": "duo",
-  "openclaw.dev/revision": "u1",
-  "openclaw.dev/workload-role": role,
-});
+const labels = (role: "gateway" | "agent") => workloadLabels(role, "u1", "duo");
 const running = (since: string) => ({ running: { startedAt: since } });
 
 const SCENARIO = {
@@ -111,26 +109,7 @@ const SCENARIO = {
 
 const GATEWAY = { cluster: "c1", namespace: "tenant-acme", pod: "duo-gateway-0", container: "gateway" };
 
-let stack: LocalStack;
-let env: Record<string, string>;
-
-/** Drives the simulator through its admin API, as an operator's script would. */
-async function admin(route: string, body: unknown): Promise<void> {
-  const res = await fetch(`${stack.simUrl}/__sim/${route}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  expect(res.status).toBe(200);
-}
-
-beforeAll(async () => {
-  stack = await startLocalStack({ scenario: SCENARIO, port: 0, quiet: true, warm: true });
-  env = { OCC_ENDPOINT: stack.apiUrl, OCC_NAMESPACE: "acme", OCC_TOKEN: "local:alice" };
-}, 120_000);
-afterAll(async () => {
-  await stack?.close();
-});
+const suite = occSuite(SCENARIO);
 
 const ALL = ["agent", "logs", "duo", "--source", "all"];
 const lines = (text: string) => text.trimEnd().split("\n");
@@ -138,7 +117,7 @@ const ESC = "\u001b[";
 
 describe("occ --source all against the local stack", { timeout: 120_000 }, () => {
   it("prints one page per stream merged by time, each line prefixed with source/Pod/container", async () => {
-    const r = await runOcc(ALL, env);
+    const r = await runOcc(ALL, suite.env);
     expect(r.code).toBe(0);
     const shown = lines(r.stdout).map((l) => {
       const [prefix, , , ...message] = l.split(/ +/);
@@ -156,7 +135,7 @@ describe("occ --source all against the local stack", { timeout: 120_000 }, () =>
   });
 
   it("colours each stream's prefix with FORCE_COLOR, and not with NO_COLOR or through a pipe", async () => {
-    const forced = await runOcc(ALL, { ...env, FORCE_COLOR: "1" });
+    const forced = await runOcc(ALL, { ...suite.env, FORCE_COLOR: "1" });
     const colours = lines(forced.stdout).map((l) => /^\u001b\[(\d+)m([^\u001b]+)\u001b\[39m/.exec(l)?.[1]);
     // gateway, agent, gateway, agent: two streams, two colours, each kept
     expect(colours[0]).toBeDefined();
@@ -164,26 +143,26 @@ describe("occ --source all against the local stack", { timeout: 120_000 }, () =>
     expect(colours[0]).not.toBe(colours[1]);
     expect(colours[2]).toBe(colours[0]);
     expect(colours[3]).toBe(colours[1]);
-    const noColor = await runOcc(ALL, { ...env, NO_COLOR: "1" });
+    const noColor = await runOcc(ALL, { ...suite.env, NO_COLOR: "1" });
     expect(noColor.stdout + noColor.stderr).not.toContain(ESC);
   });
 
   it("--no-prefix and --timestamps=false leave the level and message", async () => {
-    const r = await runOcc([...ALL, "--no-prefix", "--timestamps=false"], env);
+    const r = await runOcc([...ALL, "--no-prefix", "--timestamps=false"], suite.env);
     expect(lines(r.stdout)).toEqual([
       "INFO  gw first",
       "INFO  ag second",
       "INFO  gw third",
       "INFO  ag fourth",
     ]);
-    const one = await runOcc(["agent", "logs", "duo", "--source", "gateway", "--prefix"], env);
+    const one = await runOcc(["agent", "logs", "duo", "--source", "gateway", "--prefix"], suite.env);
     expect(lines(one.stdout)[0]).toMatch(
       /^gateway\/duo-gateway-0\/gateway \d{4}-\d\d-\d\dT\S+Z INFO {2}gw first$/,
     );
   });
 
   it("-c reads a completed init container", async () => {
-    const r = await runOcc(["agent", "logs", "duo", "--source", "agent", "-c", "workspace-init"], env);
+    const r = await runOcc(["agent", "logs", "duo", "--source", "agent", "-c", "workspace-init"], suite.env);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^\S+Z INFO {2}cloning workspace acme\/duo\n$/);
   });
@@ -192,12 +171,12 @@ describe("occ --source all against the local stack", { timeout: 120_000 }, () =>
     const cwd = mkdtempSync(join(tmpdir(), "occ-e2e-dl-"));
     const spaced = await runOcc(
       ["agent", "logs", "duo", "--source", "gateway", "--download", "a.log"],
-      env,
+      suite.env,
       cwd,
     );
     const joined = await runOcc(
       ["agent", "logs", "duo", "--source", "gateway", "--download=b.log"],
-      env,
+      suite.env,
       cwd,
     );
     expect([spaced.code, joined.code]).toEqual([0, 0]);
@@ -211,7 +190,7 @@ describe("occ --source all against the local stack", { timeout: 120_000 }, () =>
     expect(body(readFileSync(join(cwd, "b.log"), "utf8"))).toBe(body(a));
     const init = await runOcc(
       ["agent", "logs", "duo", "--source", "agent", "-c", "workspace-init", "--download"],
-      env,
+      suite.env,
       cwd,
     );
     expect(init.code).toBe(0);
@@ -220,32 +199,34 @@ describe("occ --source all against the local stack", { timeout: 120_000 }, () =>
   });
 
   it("401 hints at OCC_TOKEN, 403 names the permission, unknown commands print plainly", async () => {
-    const { OCC_TOKEN: _t, ...anonymous } = env;
+    const { OCC_TOKEN: _t, ...anonymous } = suite.env;
     const unauth = await runOcc(["agent", "logs", "duo", "--source", "gateway"], anonymous);
     expect(unauth.code).toBe(1);
     expect(unauth.stderr).toMatch(/^HTTP 401 /);
     expect(unauth.stderr).toContain("hint: pass a token with --token or set OCC_TOKEN");
-    const denied = await runOcc(["agent", "logs", "duo", "--source", "gateway", "--deployment", "u1"], {
-      ...env,
-      OCC_TOKEN: "local:bob",
-    });
+    const denied = await runOcc(
+      ["agent", "logs", "duo", "--source", "gateway", "--deployment", "u1"],
+      suite.as("bob"),
+    );
     expect(denied.code).toBe(1);
     expect(denied.stderr).toMatch(/^HTTP 403 /);
     expect(denied.stderr).toContain("hint: this needs the read_logs and read permissions on the agent");
-    const typo = await runOcc(["agent", "lgos", "duo"], env);
+    const typo = await runOcc(["agent", "lgos", "duo"], suite.env);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain("unknown command 'lgos'");
     expect(typo.stderr).not.toContain("\\x0A");
   });
 
   it("follows every stream with its own cursor across a restart of one of them", async () => {
-    const f = startOcc([...ALL, "--follow"], env);
+    // The simulator is driven through its admin API, as an operator's script would.
+    const admin = simAdmin(suite.stack);
+    const f = startOcc([...ALL, "--follow"], suite.env);
     await f.until(({ stdout }) => stdout.includes("ag fourth"));
-    await admin("append", { ...GATEWAY, lines: [["now", "INFO gw before-restart"]] });
+    await admin.append({ ...GATEWAY, lines: [["now", "INFO gw before-restart"]] });
     await f.until(({ stdout }) => stdout.includes("gw before-restart"));
-    await admin("restart", { ...GATEWAY, exitCode: 137, reason: "OOMKilled", signal: 9 });
-    await admin("append", { ...GATEWAY, lines: [["now", "INFO gw after-restart"]] });
-    await admin("append", {
+    await admin.restart({ ...GATEWAY, exitCode: 137, reason: "OOMKilled", signal: 9 });
+    await admin.append({ ...GATEWAY, lines: [["now", "INFO gw after-restart"]] });
+    await admin.append({
       cluster: "c1",
       namespace: "tenant-acme",
       pod: "duo-agent-0",

@@ -8,10 +8,11 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LocalStack, startLocalStack } from "../../../local/stack/index.ts";
+import { describe, expect, it } from "vitest";
+import { occSuite } from "../../support/occ-suite.ts";
 import { deniedSshLine, PROXY_TARGET } from "../../support/sandbox.ts";
 import { workloadLabels } from "../../support/scenario.ts";
+import { simAdmin } from "../../support/sim-admin.ts";
 import { RAW_HAZARD, runOcc, startOcc } from "./spawn.ts";
 
 const KEY = "sk-ant-api03-Zq8XyW7vU6tS5rR4qP3oN2mL1kJ0iH9gFfEeDdCc";
@@ -86,32 +87,14 @@ const SCENARIO = {
   },
 };
 
-let stack: LocalStack;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  stack = await startLocalStack({ scenario: SCENARIO, port: 0, quiet: true, warm: true });
-  env = { OCC_ENDPOINT: stack.apiUrl, OCC_NAMESPACE: "acme", OCC_TOKEN: "local:alice" };
-}, 120_000);
-afterAll(async () => {
-  await stack?.close();
-});
-
-async function append(lines: unknown[]): Promise<void> {
-  const res = await fetch(`${stack.simUrl}/__sim/sandbox/append`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ gateway: "os1", sandbox: "shell-s1", lines }),
-  });
-  expect(res.status).toBe(200);
-}
+const suite = occSuite(SCENARIO);
 
 const SANDBOX = ["agent", "logs", "shell", "--source", "sandbox"];
 const lines = (text: string) => text.trimEnd().split("\n");
 
 describe("occ --source sandbox against the local stack", { timeout: 120_000 }, () => {
   it("prints the page with subsystems and decision fields, secrets masked", async () => {
-    const r = await runOcc(SANDBOX, env);
+    const r = await runOcc(SANDBOX, suite.env);
     expect(r.code, r.stderr).toBe(0);
     const out = lines(r.stdout);
     expect(out).toHaveLength(4);
@@ -126,7 +109,7 @@ describe("occ --source sandbox against the local stack", { timeout: 120_000 }, (
   });
 
   it("-o json prints one record per line with kind, origin and fields", async () => {
-    const r = await runOcc([...SANDBOX, "-o", "json", "--tail", "2"], env);
+    const r = await runOcc([...SANDBOX, "-o", "json", "--tail", "2"], suite.env);
     expect(r.code, r.stderr).toBe(0);
     const records = lines(r.stdout).map((l) => JSON.parse(l));
     expect(records.map((x) => x.message)).toEqual([
@@ -143,7 +126,7 @@ describe("occ --source sandbox against the local stack", { timeout: 120_000 }, (
 
   it("--download saves <agent>-<deployment>-sandbox.log with its header line", async () => {
     const cwd = mkdtempSync(join(tmpdir(), "occ-sandbox-"));
-    const r = await runOcc([...SANDBOX, "--download"], env, cwd);
+    const r = await runOcc([...SANDBOX, "--download"], suite.env, cwd);
     expect(r.code, r.stderr).toBe(0);
     const text = readFileSync(join(cwd, "shell-s1-sandbox.log"), "utf8");
     expect(lines(text)[0]).toMatch(
@@ -154,17 +137,21 @@ describe("occ --source sandbox against the local stack", { timeout: 120_000 }, (
   });
 
   it("--follow prints an appended line once, after the page", async () => {
-    const f = startOcc([...SANDBOX, "--follow"], env);
+    const f = startOcc([...SANDBOX, "--follow"], suite.env);
     await f.until(({ stdout }) => stdout.includes("policy reload failed"));
-    await append([
-      [
-        "now",
-        "WARN",
-        PROXY_TARGET,
-        "CONNECT paste.example.net:443",
-        { action: "deny", dst_host: "paste.example.net" },
+    await simAdmin(suite.stack).sandbox.append({
+      gateway: "os1",
+      sandbox: "shell-s1",
+      lines: [
+        [
+          "now",
+          "WARN",
+          PROXY_TARGET,
+          "CONNECT paste.example.net:443",
+          { action: "deny", dst_host: "paste.example.net" },
+        ],
       ],
-    ]);
+    });
     await f.until(({ stdout }) => stdout.includes("paste.example.net:443"));
     f.child.kill("SIGINT");
     expect(await f.exited).toBe(0);

@@ -3,31 +3,24 @@
  * exited 0): against the local stack, `occ` says the waiting reason on stderr, names the deployment
  * that runs the source with the `--deployment` to use, prints nothing on stdout and exits 3.
  */
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LocalStack, startLocalStack } from "../../../local/stack/index.ts";
+import { describe, expect, it } from "vitest";
+import { cliScenario, occSuite } from "../../support/occ-suite.ts";
+import { workloadLabels } from "../../support/scenario.ts";
 import { runOcc } from "./spawn.ts";
-
-const SCENARIO = fileURLToPath(new URL("./scenario.json", import.meta.url));
 
 type Json = Record<string, unknown>;
 
 /** The shared scenario plus Agent `fresh`: f1 runs its Gateway, the active f2's is still being created. */
 function waitingScenario(): Json {
-  const s = JSON.parse(readFileSync(SCENARIO, "utf8")) as {
+  const s = cliScenario<{
     clusters: { namespaces: { pods: Json[] }[] }[];
     registry: { agents: Json[] };
-  };
+  }>();
   const gateway = (name: string, uid: string, revision: string, container: Json): Json => ({
     name,
     uid,
     createdAt: "now-1h",
-    labels: {
-      "openclaw.dev/agent": "fresh",
-      "openclaw.dev/revision": revision,
-      "openclaw.dev/workload-role": "gateway",
-    },
+    labels: workloadLabels("gateway", revision, "fresh"),
     containers: [{ name: "gateway", ...container }],
   });
   s.clusters[0]!.namespaces[0]!.pods.push(
@@ -51,16 +44,7 @@ function waitingScenario(): Json {
   return s;
 }
 
-let stack: LocalStack;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  stack = await startLocalStack({ scenario: waitingScenario(), port: 0, quiet: true, warm: true });
-  env = { OCC_ENDPOINT: stack.apiUrl, OCC_NAMESPACE: "acme", OCC_TOKEN: "local:alice" };
-}, 120_000);
-afterAll(async () => {
-  await stack?.close();
-});
+const suite = occSuite(waitingScenario);
 
 describe("a container that never started", { timeout: 120_000 }, () => {
   const notice = [
@@ -70,7 +54,7 @@ describe("a container that never started", { timeout: 120_000 }, () => {
   ].join("\n");
 
   it("reads the active deployment, says why its container has not started, and exits 3", async () => {
-    const r = await runOcc(["agent", "logs", "fresh", "--source", "gateway"], env);
+    const r = await runOcc(["agent", "logs", "fresh", "--source", "gateway"], suite.env);
     expect(r.stderr).toBe(notice);
     expect(r.stdout).toBe("");
     expect(r.code).toBe(3);
@@ -79,13 +63,13 @@ describe("a container that never started", { timeout: 120_000 }, () => {
   it("says the same for --deployment f2, and --deployment f1 reads the running one", async () => {
     const waiting = await runOcc(
       ["agent", "logs", "fresh", "--source", "gateway", "--deployment", "f2"],
-      env,
+      suite.env,
     );
     expect(waiting.stderr).toBe(notice);
     expect(waiting.code).toBe(3);
     const running = await runOcc(
       ["agent", "logs", "fresh", "--source", "gateway", "--deployment", "f1"],
-      env,
+      suite.env,
     );
     expect(running.code).toBe(0);
     expect(running.stdout).toMatch(/Z INFO {2}f1 up$/m);

@@ -7,37 +7,21 @@ import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LocalStack, startLocalStack } from "../../../local/stack/index.ts";
+import { describe, expect, it } from "vitest";
+import { occSuite } from "../../support/occ-suite.ts";
 import { RAW_HAZARD, runOcc, startOcc } from "./spawn.ts";
 
-const SCENARIO = fileURLToPath(new URL("./scenario.json", import.meta.url));
 const POD = { cluster: "c1", namespace: "tenant-acme", pod: "shop-gateway-0", container: "gateway" };
 
-let stack: LocalStack;
-let env: Record<string, string>;
-const as = (principal: string) => ({ ...env, OCC_TOKEN: `local:${principal}` });
-
-beforeAll(async () => {
-  stack = await startLocalStack({ scenario: SCENARIO, port: 0, quiet: true, warm: true });
-  env = {
-    OCC_ENDPOINT: stack.apiUrl,
-    OCC_NAMESPACE: "acme",
-    OCC_TOKEN: "local:alice",
-  };
-}, 120_000);
-afterAll(async () => {
-  await stack?.close();
-});
+const suite = occSuite();
 
 describe("occ against the local stack", { timeout: 120_000 }, () => {
   it("lists deployments as a table and as JSON", async () => {
-    const text = await runOcc(["agent", "deployments", "next"], env);
+    const text = await runOcc(["agent", "deployments", "next"], suite.env);
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^DEPLOYMENT\s+REVISION\s+CREATED\s+ACTIVE$/m);
     expect(text.stdout).toMatch(/^n1\s+1\s+\S+\s+yes$/m);
-    const json = await runOcc(["agent", "deployments", "next", "-o", "json"], env);
+    const json = await runOcc(["agent", "deployments", "next", "-o", "json"], suite.env);
     expect(json.code).toBe(0);
     const ids = (JSON.parse(json.stdout) as { deploymentId: string; active: boolean }[]).map((d) => [
       d.deploymentId,
@@ -50,38 +34,38 @@ describe("occ against the local stack", { timeout: 120_000 }, () => {
   });
 
   it("shows the runtime: Pods, sources, Events; -o json is the data", async () => {
-    const text = await runOcc(["agent", "runtime", "shop"], env);
+    const text = await runOcc(["agent", "runtime", "shop"], suite.env);
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(
       /gateway\s+shop-gateway-0\s+control\s+Running\s+gateway\s+yes\s+running\s+1\s+Completed exit=0/,
     );
     expect(text.stdout).toMatch(/shop-gateway-0\s+Normal\s+Killing\s+gateway\s+1\s/);
     expect(text.stdout).toMatch(/agent\s+container\s+no \(NO_POD\)/);
-    const json = await runOcc(["agent", "runtime", "shop", "-o", "json"], env);
+    const json = await runOcc(["agent", "runtime", "shop", "-o", "json"], suite.env);
     const data = JSON.parse(json.stdout) as { deploymentId: string; pods: { name: string }[] };
     expect(data.deploymentId).toBe("d1");
     expect(data.pods.map((p) => p.name)).toEqual(["shop-gateway-0"]);
   });
 
   it("reads the active deployment, naming a newer one that runs the source", async () => {
-    const r = await runOcc(["agent", "logs", "next", "--source", "gateway"], env);
+    const r = await runOcc(["agent", "logs", "next", "--source", "gateway"], suite.env);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(
       "occ: reading the active deployment n1; the newer deployment n2 has a running gateway (pass --deployment n2 to read it)\n",
     );
     expect(r.stdout).toContain("n1 up");
-    const runtime = await runOcc(["agent", "runtime", "next"], env);
+    const runtime = await runOcc(["agent", "runtime", "next"], suite.env);
     expect(runtime.stdout).toContain("Deployment n1");
   });
 
   it("reads the active deployment when a newer one cannot be checked (no operate)", async () => {
-    const r = await runOcc(["agent", "logs", "next", "--source", "gateway"], as("dave"));
+    const r = await runOcc(["agent", "logs", "next", "--source", "gateway"], suite.as("dave"));
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("n1 up");
   });
 
   it("prints log lines redacted and escaped, with no raw identifier", async () => {
-    const r = await runOcc(["agent", "logs", "shop", "--source", "gateway"], env);
+    const r = await runOcc(["agent", "logs", "shop", "--source", "gateway"], suite.env);
     // One time format, the level once, no kind column.
     expect(r.stdout).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z INFO {2}channel telegram connected$/m);
     expect(r.stdout).toMatch(/Z ERROR upstream failed: Authorization: \[redacted/);
@@ -97,12 +81,15 @@ describe("occ against the local stack", { timeout: 120_000 }, () => {
   });
 
   it("filters by level and reads the previous instance", async () => {
-    const errors = await runOcc(["agent", "logs", "shop", "--source", "gateway", "--level", "error"], env);
+    const errors = await runOcc(
+      ["agent", "logs", "shop", "--source", "gateway", "--level", "error"],
+      suite.env,
+    );
     expect(errors.stdout).toContain("upstream failed");
     expect(errors.stdout).not.toContain("channel telegram connected");
     const previous = await runOcc(
       ["agent", "logs", "shop", "--source", "gateway", "--previous", "--tail", "10"],
-      env,
+      suite.env,
     );
     expect(previous.stdout).toContain("gateway starting");
     expect(previous.stdout).not.toContain("channel telegram connected");
@@ -111,7 +98,7 @@ describe("occ against the local stack", { timeout: 120_000 }, () => {
   it("prints NDJSON: one compact record per line, escaped", async () => {
     const r = await runOcc(
       ["agent", "logs", "shop", "--source", "gateway", "--since", "1h", "-o", "json"],
-      env,
+      suite.env,
     );
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split("\n");
@@ -125,34 +112,40 @@ describe("occ against the local stack", { timeout: 120_000 }, () => {
   });
 
   it("exits 3 with a notice when the source has no running Pod", async () => {
-    const r = await runOcc(["agent", "logs", "shop", "--source", "agent"], env);
+    const r = await runOcc(["agent", "logs", "shop", "--source", "agent"], suite.env);
     expect(r.code).toBe(3);
     expect(r.stderr).toContain("no running Pod for source agent");
   });
 
   it("exits 1 with status, code, message and request ID when the request is refused", async () => {
-    const r = await runOcc(["agent", "logs", "shop", "--source", "gateway", "--deployment", "d1"], as("bob"));
+    const r = await runOcc(
+      ["agent", "logs", "shop", "--source", "gateway", "--deployment", "d1"],
+      suite.as("bob"),
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
       /^HTTP 403 FORBIDDEN: You are not allowed to perform this action\.\nhint: this needs the read_logs and read permissions on the agent\nRequest ID: req_[0-9a-f-]+\n$/,
     );
-    const unknown = await runOcc(["agent", "runtime", "shop", "--deployment", "zz"], env);
+    const unknown = await runOcc(["agent", "runtime", "shop", "--deployment", "zz"], suite.env);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain("HTTP 404 NOT_FOUND");
   });
 
   it("exits 2 on usage errors", async () => {
-    const r = await runOcc(["agent", "logs", "shop", "--source", "gateway", "--previous", "--follow"], env);
+    const r = await runOcc(
+      ["agent", "logs", "shop", "--source", "gateway", "--previous", "--follow"],
+      suite.env,
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("--previous cannot be followed");
-    const help = await runOcc(["agent", "logs", "--help"], env);
+    const help = await runOcc(["agent", "logs", "--help"], suite.env);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("Examples:");
   });
 
   it("downloads under the server's file name", async () => {
     const cwd = mkdtempSync(join(tmpdir(), "occ-e2e-"));
-    const r = await runOcc(["agent", "logs", "shop", "--source", "gateway", "--download"], env, cwd);
+    const r = await runOcc(["agent", "logs", "shop", "--source", "gateway", "--download"], suite.env, cwd);
     expect(r.stderr).toMatch(/^occ: saved \d+ bytes\n$/);
     expect(r.code).toBe(0);
     const files = readdirSync(cwd);
@@ -165,7 +158,7 @@ describe("occ against the local stack", { timeout: 120_000 }, () => {
   });
 
   it("lists restarts, and -o log prints the phases with pseudonyms", async () => {
-    const table = await runOcc(["agent", "restarts", "shop"], env);
+    const table = await runOcc(["agent", "restarts", "shop"], suite.env);
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(
       /^TIME\s+POD\s+CONTAINER\s+SCOPE\s+CATEGORY\s+CONFIDENCE\s+ACTOR\s+EXIT\/SIGNAL\/REASON$/m,
@@ -173,7 +166,7 @@ describe("occ against the local stack", { timeout: 120_000 }, () => {
     expect(table.stdout).toMatch(
       /shop-gateway-0\s+gateway\s+container-restart\s+operator-restart\s+confirmed\s+human-operator/,
     );
-    const log = await runOcc(["agent", "restarts", "shop", "-o", "log"], env);
+    const log = await runOcc(["agent", "restarts", "shop", "-o", "log"], suite.env);
     expect(log.code).toBe(0);
     expect(log.stdout).toMatch(
       / gateway restart-dispatch source=cli sender_id=hmac:[0-9a-f]{8}… session_key=hmac:[0-9a-f]{8}… action=restart method=sigterm old_pid=7 /,
@@ -187,16 +180,16 @@ describe("occ against the local stack", { timeout: 120_000 }, () => {
     for (const m of log.stdout.matchAll(/old_pid=(\d+) new_pid=(\d+)/g)) expect(m[1]).not.toBe(m[2]);
     expect(log.stdout + log.stderr).not.toContain("U0RAWSENDER42");
     expect(log.stdout + log.stderr).not.toContain("S0RAWSESSION");
-    const json = await runOcc(["agent", "restarts", "shop", "-o", "json"], env);
+    const json = await runOcc(["agent", "restarts", "shop", "-o", "json"], suite.env);
     expect((JSON.parse(json.stdout) as unknown[]).length).toBeGreaterThanOrEqual(1);
     expect(json.stdout).toMatch(/"actorRef":"hmac-sha256:v1:[^"]+:[0-9a-f]{64}"/);
   });
 
   it("recovers from a tampered cursor by starting one new view", async () => {
-    const proxy = await tamperingProxy(stack.apiUrl);
+    const proxy = await tamperingProxy(suite.stack.apiUrl);
     try {
       const f = startOcc(["agent", "logs", "shop", "--source", "gateway", "--deployment", "d1", "--follow"], {
-        ...env,
+        ...suite.env,
         OCC_ENDPOINT: proxy.url,
       });
       await f.until(({ stderr }) => stderr.includes("rejected the cursor; starting a new view"));
@@ -214,13 +207,16 @@ describe("occ against the local stack", { timeout: 120_000 }, () => {
   });
 
   it("follows across appends and a restart, then ends cleanly on SIGINT", async () => {
-    const f = startOcc(["agent", "logs", "shop", "--source", "gateway", "--since", "10m", "--follow"], env);
+    const f = startOcc(
+      ["agent", "logs", "shop", "--source", "gateway", "--since", "10m", "--follow"],
+      suite.env,
+    );
     await f.until(({ stdout }) => stdout.includes("hostile"));
     expect(f.stdout()).not.toContain("channel telegram connected");
-    stack.sim.append({ ...POD, lines: [["now", "INFO appended-one"]] });
+    suite.stack.sim.append({ ...POD, lines: [["now", "INFO appended-one"]] });
     await f.until(({ stdout }) => stdout.includes("appended-one"));
-    stack.sim.restart({ ...POD, exitCode: 137, reason: "OOMKilled", signal: 9 });
-    stack.sim.append({ ...POD, lines: [["now", "INFO after-restart"]] });
+    suite.stack.sim.restart({ ...POD, exitCode: 137, reason: "OOMKilled", signal: 9 });
+    suite.stack.sim.append({ ...POD, lines: [["now", "INFO after-restart"]] });
     await f.until(
       ({ stdout, stderr }) => stdout.includes("after-restart") && stderr.includes("stream_replaced"),
     );

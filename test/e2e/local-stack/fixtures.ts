@@ -1,4 +1,6 @@
 /** A small scenario for the local-stack tests: one cluster, one Agent, two granted principals. */
+import { workloadLabels } from "../../support/scenario.ts";
+
 export const SMALL_SCENARIO = {
   now: "now",
   clusters: [
@@ -12,11 +14,7 @@ export const SMALL_SCENARIO = {
               name: "gw-0",
               uid: "0a1b2c3d-0000-4000-8000-000000000001",
               createdAt: "now-10m",
-              labels: {
-                "openclaw.dev/agent": "helper",
-                "openclaw.dev/revision": "r1",
-                "openclaw.dev/workload-role": "gateway",
-              },
+              labels: workloadLabels("gateway", "r1", "helper"),
               containers: [
                 {
                   name: "gateway",
