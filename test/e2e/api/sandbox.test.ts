@@ -15,7 +15,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDynamo, localDynamoOptions } from "../../../lib/state/dynamo.ts";
 import { LOCAL_TABLE_NAMES } from "../../../local/stack/dynamo.ts";
 import { type LocalStack, startLocalStack } from "../../../local/stack/index.ts";
-import { DENIED_SSH_FIELDS, deniedSshLine, PROXY_TARGET } from "../../support/sandbox.ts";
+import {
+  DENIED_SSH_FIELDS,
+  deniedSshLine,
+  PROXY_TARGET,
+  sandboxRef,
+  withSandbox,
+} from "../../support/sandbox.ts";
+import { simAdmin } from "../../support/sim-admin.ts";
 import { canaries, client, LOGS, NS, scenario } from "./support.ts";
 
 const SANDBOX = "support-d2";
@@ -30,41 +37,35 @@ function sandboxScenario() {
   > &
     Record<string, unknown>;
   s.clock = "wall";
-  const [d1, d2] = s.registry.agents[0]!.deployments as Record<string, unknown>[];
-  d2!.sandbox = { driver: "openshell", endpointRef: GATEWAY, sandboxName: SANDBOX, workspace: "default" };
-  d1!.sandbox = { driver: "openshell", endpointRef: GATEWAY, sandboxName: "ghost", workspace: "default" };
-  s.openshell = [
-    {
-      id: GATEWAY,
-      sandboxes: [
-        {
-          name: SANDBOX,
-          id: "sbx-7f3a",
-          lines: [
-            ["now-60s", "INFO", "openshell_sandbox::policy", "policy loaded", { policy: "support-egress" }],
-            [
-              "now-50s",
-              "INFO",
-              PROXY_TARGET,
-              "CONNECT api.github.com:443",
-              { action: "allow", dst_host: "api.github.com" },
-            ],
-            deniedSshLine("now-40s"),
-            [
-              "now-30s",
-              "INFO",
-              PROXY_TARGET,
-              `CONNECT api.openai.com:443 with key ${secrets.openai}`,
-              { action: "allow", api_key: secrets.openai, note: `token ${secrets.github}` },
-            ],
-            ["now-20s", "OCSF", "openshell_sandbox::ocsf", '{"class_uid":4001,"disposition":"Blocked"}'],
-            ["now-10s", "ERROR", "openshell_sandbox::supervisor", "policy reload failed: rule 13 invalid"],
-          ],
-        },
+  const [d1] = s.registry.agents[0]!.deployments as Record<string, unknown>[];
+  d1!.sandbox = sandboxRef(GATEWAY, "ghost");
+  return withSandbox(s, {
+    agent: "support",
+    deployment: "d2",
+    gateway: GATEWAY,
+    name: SANDBOX,
+    id: "sbx-7f3a",
+    lines: [
+      ["now-60s", "INFO", "openshell_sandbox::policy", "policy loaded", { policy: "support-egress" }],
+      [
+        "now-50s",
+        "INFO",
+        PROXY_TARGET,
+        "CONNECT api.github.com:443",
+        { action: "allow", dst_host: "api.github.com" },
       ],
-    },
-  ];
-  return s;
+      deniedSshLine("now-40s"),
+      [
+        "now-30s",
+        "INFO",
+        PROXY_TARGET,
+        `CONNECT api.openai.com:443 with key ${secrets.openai}`,
+        { action: "allow", api_key: secrets.openai, note: `token ${secrets.github}` },
+      ],
+      ["now-20s", "OCSF", "openshell_sandbox::ocsf", '{"class_uid":4001,"disposition":"Blocked"}'],
+      ["now-10s", "ERROR", "openshell_sandbox::supervisor", "policy reload failed: rule 13 invalid"],
+    ],
+  });
 }
 
 let root: string;
@@ -82,19 +83,12 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-async function admin(op: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(`${stack.simUrl}/__sim/sandbox/${op}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...headers },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-}
+/** A sandbox admin route, answered whatever its status (the guard's tests). */
+const admin = (op: string, body: unknown, headers: Record<string, string> = {}) =>
+  simAdmin(stack).post(`sandbox/${op}`, body, headers);
 
-const append = async (lines: unknown[]) => {
-  const r = await admin("append", { gateway: GATEWAY, sandbox: SANDBOX, lines });
-  expect(r.status, JSON.stringify(r.json)).toBe(200);
-};
+const append = (lines: unknown[]) =>
+  simAdmin(stack).sandbox.append({ gateway: GATEWAY, sandbox: SANDBOX, lines });
 
 type Rec = { type: string; message?: string; reason?: string; fields?: Record<string, string> };
 const page = async (query: string) => {
@@ -129,8 +123,10 @@ describe("the local stack with an openshell block", () => {
   });
 
   it("lists the sandbox source in the status: available when configured, NOT_CONFIGURED otherwise", async () => {
-    const counts = () => stack.openshell.sim!.counts()[GATEWAY]!.getSandboxLogs;
+    // Every call the simulator served, per gateway and method (Health included).
+    const counts = () => stack.openshell.sim!.counts();
     const before = counts();
+    expect(Object.keys(before)).toEqual([GATEWAY]);
     const status = await get(`/namespaces/${NS}/agents/support/deployments/d2/runtime`);
     expect(status.status).toBe(200);
     expect(status.json.data.sources.find((s: { id: string }) => s.id === "sandbox")).toEqual({
@@ -145,8 +141,8 @@ describe("the local stack with an openshell block", () => {
       available: false,
       unavailableCode: "NOT_CONFIGURED",
     });
-    // The status route never calls OpenShell.
-    expect(counts()).toBe(before);
+    // The status route never calls OpenShell: no call of any kind on any gateway.
+    expect(counts()).toEqual(before);
   });
 
   it("shows a denied connection with its decision fields, and masks secrets in messages and fields", async () => {
@@ -232,9 +228,7 @@ describe("the local stack with an openshell block", () => {
 
   it("marks stream_replaced after the sandbox is replaced, and reads the new instance", async () => {
     const first = await page("tailLines=5");
-    expect((await admin("replace", { gateway: GATEWAY, sandbox: SANDBOX, newId: "sbx-9c01" })).status).toBe(
-      200,
-    );
+    await simAdmin(stack).sandbox.replace({ gateway: GATEWAY, sandbox: SANDBOX, newId: "sbx-9c01" });
     await append([
       ["now", "INFO", "openshell_sandbox::policy", "policy loaded", { policy: "support-egress" }],
     ]);
@@ -247,16 +241,11 @@ describe("the local stack with an openshell block", () => {
 
 describe("the sandbox admin routes", () => {
   it("refuse a body that is not JSON and a foreign Origin, like the kube admin API", async () => {
-    const body = JSON.stringify({ gateway: GATEWAY, sandbox: SANDBOX, lines: [] });
+    const body = { gateway: GATEWAY, sandbox: SANDBOX, lines: [] };
     for (const op of ["append", "replace", "fault"]) {
-      const url = `${stack.simUrl}/__sim/sandbox/${op}`;
-      const plain = await fetch(url, { method: "POST", headers: { "content-type": "text/plain" }, body });
+      const plain = await admin(op, body, { "content-type": "text/plain" });
       expect(plain.status, op).toBe(415);
-      const form = await fetch(url, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-        body,
-      });
+      const form = await admin(op, body, { "content-type": "application/x-www-form-urlencoded" });
       expect(form.status, op).toBe(415);
       const foreign = await admin(op, {}, { origin: "https://evil.example" });
       expect(foreign.status, op).toBe(403);
@@ -302,12 +291,7 @@ describe("a reloaded scenario", () => {
         gw!.auth = "token";
         for (const d of next.registry.agents[0]!.deployments as { sandbox?: { endpointRef: string } }[])
           if (d.sandbox) d.sandbox.endpointRef = "os2";
-        const res = await fetch(`${other.simUrl}/__sim/scenario`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify(next),
-        });
-        expect(res.status).toBe(200);
+        await simAdmin(other).scenario(next);
         const info = JSON.parse(readFileSync(other.stackFile, "utf8"));
         expect(Object.keys(info.openshell)).toEqual(["os2"]);
         expect(info.openshell.os2).not.toBe(before);
@@ -323,10 +307,10 @@ describe("a reloaded scenario", () => {
         await other.reloadScenario(plain);
         expect(other.openshell.sim).toBeUndefined();
         expect(JSON.parse(readFileSync(other.stackFile, "utf8")).openshell).toBeUndefined();
-        const admin404 = await fetch(`${other.simUrl}/__sim/sandbox/append`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ gateway: "os2", sandbox: SANDBOX, lines: [] }),
+        const admin404 = await simAdmin(other).post("sandbox/append", {
+          gateway: "os2",
+          sandbox: SANDBOX,
+          lines: [],
         });
         expect(admin404.status).toBe(404);
         const status = await read(`/namespaces/${NS}/agents/support/deployments/d2/runtime`);

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { LocalStack } from "../../../local/stack/index.ts";
+import { simAdmin } from "../../support/sim-admin.ts";
 import { client, LOGS, RUNTIME, scenario, startStack } from "./support.ts";
 
 let stack: LocalStack;
@@ -21,12 +22,7 @@ it("follows a scenario replaced through the simulator's admin API", async () => 
   next.registry.grants = [
     { principalId: "zed", namespaceId: "acme", actions: ["read", "operate", "read_logs"] },
   ];
-  const loaded = await fetch(`${stack.simUrl}/__sim/scenario`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(next),
-  });
-  expect(loaded.status).toBe(200);
+  await simAdmin(stack).scenario(next);
   expect((await get(RUNTIME, "alice")).status).toBe(403);
   const page = await get(`${LOGS}?source=gateway`, "zed");
   expect(page.status).toBe(200);
