@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalStack, startLocalStack } from "../../../local/stack/index.ts";
+import { PROXY_TARGET, withSandbox } from "../../support/sandbox.ts";
 import { CLUSTER, canaries, client, GW_POD, K8S_NS, LOGS, NS, RUNTIME, scenario } from "../api/support.ts";
 
 const secrets = canaries();
@@ -16,37 +17,19 @@ let stack: LocalStack;
 let get: ReturnType<typeof client>;
 
 /** The API suite's world, with an OpenShell sandbox on d2 (the gRPC client is in the bundle too). */
-function withSandbox() {
-  const s = scenario(secrets.lines) as ReturnType<typeof scenario> & Record<string, unknown>;
-  const d2 = (s.registry.agents[0]!.deployments as Record<string, unknown>[])[1]!;
-  d2.sandbox = { driver: "openshell", endpointRef: "os1", sandboxName: "sb", workspace: "default" };
-  s.openshell = [
-    {
-      id: "os1",
-      sandboxes: [
-        {
-          name: "sb",
-          id: "sbx-1",
-          lines: [
-            [
-              "now-5s",
-              "WARN",
-              "openshell_sandbox::proxy",
-              `CONNECT x:22 ${secrets.secrets.github}`,
-              { action: "deny" },
-            ],
-          ],
-        },
-      ],
-    },
-  ];
-  return s;
-}
+const bundledScenario = () =>
+  withSandbox(scenario(secrets.lines), {
+    agent: "support",
+    deployment: "d2",
+    name: "sb",
+    id: "sbx-1",
+    lines: [["now-5s", "WARN", PROXY_TARGET, `CONNECT x:22 ${secrets.secrets.github}`, { action: "deny" }]],
+  });
 
 beforeAll(async () => {
   // warm: the bundles start loading at once, as the first request of each would make them.
   stack = await startLocalStack({
-    scenario: withSandbox(),
+    scenario: bundledScenario(),
     port: 0,
     quiet: true,
     bundled: true,

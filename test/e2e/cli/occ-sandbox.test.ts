@@ -10,82 +10,70 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { occSuite } from "../../support/occ-suite.ts";
-import { deniedSshLine, PROXY_TARGET } from "../../support/sandbox.ts";
+import { deniedSshLine, PROXY_TARGET, withSandbox } from "../../support/sandbox.ts";
 import { workloadLabels } from "../../support/scenario.ts";
 import { simAdmin } from "../../support/sim-admin.ts";
 import { RAW_HAZARD, runOcc, startOcc } from "./spawn.ts";
 
 const KEY = "sk-ant-api03-Zq8XyW7vU6tS5rR4qP3oN2mL1kJ0iH9gFfEeDdCc";
 
-const SCENARIO = {
-  limits: { burst: 200, ratePerSecond: 50 },
-  clusters: [
-    {
-      id: "c1",
-      namespaces: [
-        {
-          name: "tenant-acme",
-          pods: [
-            {
-              name: "shell-gateway-0",
-              uid: "66666666-6666-4666-a666-666666666666",
-              createdAt: "now-1h",
-              labels: workloadLabels("gateway", "s1", "shell"),
-              containers: [{ name: "gateway", logs: { current: [["now-50m", "INFO gw up"]] } }],
-            },
-          ],
-        },
-      ],
-    },
-  ],
-  openshell: [
-    {
-      id: "os1",
-      sandboxes: [
-        {
-          name: "shell-s1",
-          id: "sbx-0001",
-          lines: [
-            ["now-40m", "INFO", "openshell_sandbox::policy", "policy loaded", { policy: "egress" }],
-            deniedSshLine("now-30m"),
-            [
-              "now-20m",
-              "INFO",
-              PROXY_TARGET,
-              `CONNECT api.anthropic.com:443 x-api-key=${KEY}`,
-              { api_key: KEY },
-            ],
-            ["now-10m", "ERROR", "openshell_sandbox::supervisor", "policy reload failed"],
-          ],
-        },
-      ],
-    },
-  ],
-  registry: {
-    agents: [
+/** The sandbox deployment s1 runs in, as the admin API names it. */
+const SHELL = { gateway: "os1", sandbox: "shell-s1" };
+
+const SCENARIO = withSandbox(
+  {
+    limits: { burst: 200, ratePerSecond: 50 },
+    clusters: [
       {
-        namespaceId: "acme",
-        agentId: "shell",
-        activeDeploymentId: "s1",
-        deployments: [
+        id: "c1",
+        namespaces: [
           {
-            deploymentId: "s1",
-            revision: 1,
-            createdAt: "now-2h",
-            placement: { gateway: { clusterId: "c1", namespace: "tenant-acme", plane: "control" } },
-            sandbox: {
-              driver: "openshell",
-              endpointRef: "os1",
-              sandboxName: "shell-s1",
-              workspace: "default",
-            },
+            name: "tenant-acme",
+            pods: [
+              {
+                name: "shell-gateway-0",
+                uid: "66666666-6666-4666-a666-666666666666",
+                createdAt: "now-1h",
+                labels: workloadLabels("gateway", "s1", "shell"),
+                containers: [{ name: "gateway", logs: { current: [["now-50m", "INFO gw up"]] } }],
+              },
+            ],
           },
         ],
       },
     ],
-    grants: [{ principalId: "alice", namespaceId: "acme", actions: ["read", "operate", "read_logs"] }],
+    registry: {
+      agents: [
+        {
+          namespaceId: "acme",
+          agentId: "shell",
+          activeDeploymentId: "s1",
+          deployments: [
+            {
+              deploymentId: "s1",
+              revision: 1,
+              createdAt: "now-2h",
+              placement: { gateway: { clusterId: "c1", namespace: "tenant-acme", plane: "control" } },
+            },
+          ],
+        },
+      ],
+      grants: [{ principalId: "alice", namespaceId: "acme", actions: ["read", "operate", "read_logs"] }],
+    },
   },
-};
+  {
+    deployment: "s1",
+    gateway: SHELL.gateway,
+    name: SHELL.sandbox,
+    id: "sbx-0001",
+    lines: [
+      ["now-40m", "INFO", "openshell_sandbox::policy", "policy loaded", { policy: "egress" }],
+      deniedSshLine("now-30m"),
+      ["now-20m", "INFO", PROXY_TARGET, `CONNECT api.anthropic.com:443 x-api-key=${KEY}`, { api_key: KEY }],
+      ["now-10m", "ERROR", "openshell_sandbox::supervisor", "policy reload failed"],
+    ],
+  },
+);
 
 const suite = occSuite(SCENARIO);
 
@@ -140,8 +128,7 @@ describe("occ --source sandbox against the local stack", { timeout: 120_000 }, (
     const f = startOcc([...SANDBOX, "--follow"], suite.env);
     await f.until(({ stdout }) => stdout.includes("policy reload failed"));
     await simAdmin(suite.stack).sandbox.append({
-      gateway: "os1",
-      sandbox: "shell-s1",
+      ...SHELL,
       lines: [
         [
           "now",

@@ -1,59 +1,48 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { deniedSshLine, PROXY_TARGET } from "../../support/sandbox.ts";
+import { deniedSshLine, PROXY_TARGET, withSandbox } from "../../support/sandbox.ts";
 import { openPage } from "./browser.ts";
 import { choose, poll, rows, signIn, waitForRow } from "./helpers.ts";
-import { consoleScenario } from "./scenario.ts";
+import { AGENT, consoleScenario } from "./scenario.ts";
 import { consoleSuite, RESULTS } from "./suite.ts";
 
 const KEY = "sk-ant-api03-Zq8XyW7vU6tS5rR4qP3oN2mL1kJ0iH9gFfEeDdCc";
 const SANDBOX = { gateway: "os1", sandbox: "support-d2" };
 
-function sandboxScenario() {
-  const s = consoleScenario() as ReturnType<typeof consoleScenario> & Record<string, unknown>;
-  const d2 = (s.registry.agents[0]!.deployments as Record<string, unknown>[]).find(
-    (d) => d.deploymentId === "d2",
-  )!;
-  d2.sandbox = { driver: "openshell", endpointRef: "os1", sandboxName: "support-d2", workspace: "default" };
-  s.openshell = [
-    {
-      id: "os1",
-      sandboxes: [
+const sandboxScenario = () =>
+  withSandbox(consoleScenario(), {
+    agent: AGENT,
+    deployment: "d2",
+    gateway: SANDBOX.gateway,
+    name: SANDBOX.sandbox,
+    id: "sbx-7f3a",
+    lines: [
+      [
+        "now-50s",
+        "INFO",
+        PROXY_TARGET,
+        "CONNECT api.github.com:443",
         {
-          name: "support-d2",
-          id: "sbx-7f3a",
-          lines: [
-            [
-              "now-50s",
-              "INFO",
-              PROXY_TARGET,
-              "CONNECT api.github.com:443",
-              {
-                action: "allow",
-                dst_host: "api.github.com",
-                dst_port: "443",
-                binary: "/usr/bin/git",
-                policy: "support-egress",
-              },
-            ],
-            deniedSshLine("now-40s"),
-            ["now-30s", "OCSF", "openshell_sandbox::ocsf", '{"class_uid":4001,"disposition":"Blocked"}'],
-            [
-              "now-20s",
-              "INFO",
-              PROXY_TARGET,
-              `CONNECT api.anthropic.com:443 x-api-key=${KEY}`,
-              { action: "allow", dst_host: "api.anthropic.com", api_key: KEY },
-            ],
-            ["now-15s", "INFO", "openshell_server::sandbox", "log stream attached", {}, "gateway"],
-            ["now-10s", "ERROR", "openshell_sandbox::supervisor", "policy reload failed: rule 13 invalid"],
-          ],
+          action: "allow",
+          dst_host: "api.github.com",
+          dst_port: "443",
+          binary: "/usr/bin/git",
+          policy: "support-egress",
         },
       ],
-    },
-  ];
-  return s;
-}
+      deniedSshLine("now-40s"),
+      ["now-30s", "OCSF", "openshell_sandbox::ocsf", '{"class_uid":4001,"disposition":"Blocked"}'],
+      [
+        "now-20s",
+        "INFO",
+        PROXY_TARGET,
+        `CONNECT api.anthropic.com:443 x-api-key=${KEY}`,
+        { action: "allow", dst_host: "api.anthropic.com", api_key: KEY },
+      ],
+      ["now-15s", "INFO", "openshell_server::sandbox", "log stream attached", {}, "gateway"],
+      ["now-10s", "ERROR", "openshell_sandbox::supervisor", "policy reload failed: rule 13 invalid"],
+    ],
+  });
 
 const suite = consoleSuite(sandboxScenario);
 

@@ -10,6 +10,7 @@ import {
 } from "../../../lib/openshell/index.ts";
 import { type OpenShellSim, startOpenShellSim } from "../../../local/openshell-sim/index.ts";
 import { parseScenario } from "../../../local/scenario/schema.ts";
+import { sandboxRef } from "../../support/sandbox.ts";
 
 export const NOW = Date.parse("2026-11-29T12:00:00.000Z");
 
@@ -47,12 +48,7 @@ export async function shellHarness(
         ...options,
       });
     },
-    ref: (gateway, sandboxName = "sb") => ({
-      driver: "openshell",
-      endpointRef: gateway,
-      sandboxName,
-      workspace: "default",
-    }),
+    ref: (gateway, sandboxName = "sb") => sandboxRef(gateway, sandboxName),
     call: (deadlineMs = 10_000) => ({
       signal: new AbortController().signal,
       deadline: Date.now() + deadlineMs,
