@@ -50,7 +50,9 @@ const headersOf = (ctx: RequestContext): Record<string, string> => ({ ...ctx.get
  * A KubeConfig that carries its cluster's keep-alive agent (one per cluster and TLS material per
  * container, kept by the kubeconfig store). client-node builds a fresh agent without keep-alive
  * for every request, so each call would pay a new TCP and TLS handshake; sessions send through
- * this agent instead (docs/capacity.md § Kubernetes API).
+ * this agent instead (docs/capacity.md § Kubernetes API). Its user carries static material only
+ * (a token, basic credentials or a client certificate: the store builds a new one for a new EKS
+ * token), so a raw GET's headers are worked out once per instance.
  */
 export class KeptAliveKubeConfig extends KubeConfig {
   constructor(readonly connections: http.Agent) {
@@ -60,10 +62,38 @@ export class KeptAliveKubeConfig extends KubeConfig {
 
 const agentOption = (agent: http.Agent | undefined) => (agent ? { agent } : {});
 
+/** What a raw GET sends to one KubeConfig's cluster: its server and the authentication headers. */
+interface RawTarget {
+  server: string;
+  headers: Record<string, string>;
+  agent: http.Agent | undefined;
+}
+
+async function rawTarget(kc: KubeConfig): Promise<RawTarget> {
+  const cluster = kc.getCurrentCluster();
+  if (!cluster) throw new InvalidClusterData("no cluster");
+  const opts: https.RequestOptions = {};
+  await kc.applyToHTTPSOptions(opts);
+  const headers: Record<string, string> = { accept: "*/*" };
+  for (const [k, v] of Object.entries(opts.headers ?? {})) {
+    if (typeof v === "string" || typeof v === "number") headers[k] = String(v);
+  }
+  if (opts.auth) headers.authorization = `Basic ${Buffer.from(opts.auth).toString("base64")}`;
+  const agent = kc instanceof KeptAliveKubeConfig ? kc.connections : (opts.agent as https.Agent | undefined);
+  return { server: cluster.server, headers, agent };
+}
+
+/**
+ * Raw targets of the kubeconfig store's configs, worked out once per config: their users carry
+ * only static material (a token, basic credentials, a client certificate in the agent; EKS tokens
+ * come as a new config), so the headers client-node derives for them never change.
+ */
+const keptTargets = new WeakMap<KubeConfig, Promise<RawTarget>>();
+
 export class ClusterSession {
-  readonly core: CoreV1Api;
-  readonly authz: AuthorizationV1Api;
-  readonly version: VersionApi;
+  #core: CoreV1Api | undefined;
+  #authz: AuthorizationV1Api | undefined;
+  #version: VersionApi | undefined;
 
   /** The cluster's kept-alive agent, when the kubeconfig store supplied one. */
   readonly #connections: http.Agent | undefined;
@@ -73,9 +103,33 @@ export class ClusterSession {
     readonly scope: SessionScope,
   ) {
     this.#connections = kc instanceof KeptAliveKubeConfig ? kc.connections : undefined;
-    this.core = kc.makeApiClient(CoreV1Api);
-    this.authz = kc.makeApiClient(AuthorizationV1Api);
-    this.version = kc.makeApiClient(VersionApi);
+  }
+
+  // The typed API objects are made on first use: a log poll needs none of them.
+  get core(): CoreV1Api {
+    this.#core ??= this.kc.makeApiClient(CoreV1Api);
+    return this.#core;
+  }
+
+  get authz(): AuthorizationV1Api {
+    this.#authz ??= this.kc.makeApiClient(AuthorizationV1Api);
+    return this.#authz;
+  }
+
+  get version(): VersionApi {
+    this.#version ??= this.kc.makeApiClient(VersionApi);
+    return this.#version;
+  }
+
+  #rawTarget(): Promise<RawTarget> {
+    if (!(this.kc instanceof KeptAliveKubeConfig)) return rawTarget(this.kc);
+    let target = keptTargets.get(this.kc);
+    if (!target) {
+      target = rawTarget(this.kc);
+      keptTargets.set(this.kc, target);
+      target.catch(() => keptTargets.delete(this.kc));
+    }
+    return target;
   }
 
   fail(error: unknown, operation: string): ServiceError {
@@ -145,21 +199,13 @@ export class ClusterSession {
   ): Promise<RawResponse> {
     const { signal, dispose } = callSignal(this.scope.signal, timeoutMs, this.scope.deadline, this.scope.now);
     try {
-      const cluster = this.kc.getCurrentCluster();
-      if (!cluster) throw new InvalidClusterData("no cluster");
-      const opts: https.RequestOptions = {};
-      await this.kc.applyToHTTPSOptions(opts);
-      const headers: Record<string, string> = { accept: "*/*" };
-      for (const [k, v] of Object.entries(opts.headers ?? {})) {
-        if (typeof v === "string" || typeof v === "number") headers[k] = String(v);
-      }
-      if (opts.auth) headers.authorization = `Basic ${Buffer.from(opts.auth).toString("base64")}`;
+      const target = await this.#rawTarget();
       return await send(
         {
-          url: `${cluster.server}${pathAndQuery}`,
+          url: `${target.server}${pathAndQuery}`,
           method: "GET",
-          headers,
-          ...agentOption(this.#connections ?? (opts.agent as https.Agent | undefined)),
+          headers: { ...target.headers },
+          ...agentOption(target.agent),
         },
         { signal, maxBytes, overflow: "cut", onCall: this.scope.onCall },
       );

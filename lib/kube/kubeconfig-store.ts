@@ -123,6 +123,16 @@ export class DefaultKubeconfigStore implements KubeconfigStore {
   readonly #cache: SecretCache<ResolvedKubeconfig>;
   /** One kept-alive agent per cluster, replaced when its TLS material changes. */
   readonly #connections = new Map<string, { fingerprint: string; agent: http.Agent }>();
+  /**
+   * The KubeConfig last built per cluster, reused while its inputs are the same objects (the cached
+   * resolution, the agent, the EKS token): building one, and its fingerprint, on every call is
+   * most of a warm poll's kube-side CPU besides the HTTP itself (docs/quality.md P4).
+   */
+  readonly #built = new Map<
+    string,
+    { resolved: ResolvedKubeconfig; agent: http.Agent; token: string | undefined; kc: KubeConfig }
+  >();
+  readonly #fingerprints = new WeakMap<ResolvedKubeconfig, string>();
   readonly #now: () => number;
   #tokens: EksTokenCache | undefined;
 
@@ -138,20 +148,38 @@ export class DefaultKubeconfigStore implements KubeconfigStore {
   async get(clusterId: string, ref: string, allowances: ClusterAllowances = {}): Promise<KubeConfig> {
     const resolved = await this.#resolve(clusterId, ref, allowances.allowStaticCredentials === true);
     const connections = this.#connectionsFor(clusterId, resolved);
-    if (resolved.credentials.kind !== "eks") return toKubeConfig(clusterId, resolved, undefined, connections);
+    if (resolved.credentials.kind !== "eks")
+      return this.#kubeConfig(clusterId, resolved, undefined, connections);
     const { clusterName, region: explicit } = resolved.credentials.eks;
     const region = explicit ?? this.options.defaultRegion ?? process.env.AWS_REGION;
     if (!region) throw failure(clusterId, "EKS user has no region (no --region and no AWS_REGION)");
     try {
       const token = await (await this.#tokenCache()).get({ clusterName, region });
-      return toKubeConfig(clusterId, resolved, token, connections);
+      return this.#kubeConfig(clusterId, resolved, token, connections);
     } catch {
       throw failure(clusterId, "EKS token could not be minted (credentials unavailable)");
     }
   }
 
+  #kubeConfig(
+    clusterId: string,
+    resolved: ResolvedKubeconfig,
+    token: string | undefined,
+    agent: http.Agent,
+  ): KubeConfig {
+    const built = this.#built.get(clusterId);
+    if (built?.resolved === resolved && built.agent === agent && built.token === token) return built.kc;
+    const kc = toKubeConfig(clusterId, resolved, token, agent);
+    this.#built.set(clusterId, { resolved, agent, token, kc });
+    return kc;
+  }
+
   #connectionsFor(clusterId: string, resolved: ResolvedKubeconfig): http.Agent {
-    const fingerprint = connectionFingerprint(resolved);
+    let fingerprint = this.#fingerprints.get(resolved);
+    if (fingerprint === undefined) {
+      fingerprint = connectionFingerprint(resolved);
+      this.#fingerprints.set(resolved, fingerprint);
+    }
     const kept = this.#connections.get(clusterId);
     if (kept?.fingerprint === fingerprint) return kept.agent;
     // The old agent's requests in flight finish; its idle sockets close on their timeout.

@@ -82,6 +82,33 @@ describe("KubeconfigStore policy", () => {
     expect(calls).toHaveLength(2);
   });
 
+  it("hands out one KubeConfig per cluster while the cached kubeconfig lasts, a new one when it changes", async () => {
+    let now = 1_000_000;
+    const values: Record<string, string> = {
+      "runtime-logs/clusters/a": kubeconfig(HTTPS, { token: SECRET_TOKEN }),
+      "runtime-logs/clusters/b": kubeconfig(HTTPS, { token: "other-token" }),
+    };
+    const { sender } = fakeSecrets(values);
+    const store = createKubeconfigStore({ ...base, secrets: sender, now: () => now });
+    const ref = "secretsmanager:runtime-logs/clusters/a";
+    const first = await store.get("a", ref, STATIC);
+    expect(await store.get("a", ref, STATIC)).toBe(first);
+    const b = await store.get("b", "secretsmanager:runtime-logs/clusters/b", STATIC);
+    expect(b).not.toBe(first);
+    expect(b.getCurrentUser()?.token).toBe("other-token");
+    expect(await store.get("a", ref, STATIC)).toBe(first);
+    // A rotated secret, read after the cache's lifetime (the first read past it still serves the
+    // old one while the refresh runs): a new KubeConfig with the new token.
+    values["runtime-logs/clusters/a"] = kubeconfig(HTTPS, { token: "rotated-token" });
+    now += KUBECONFIG_CACHE_MS + 1;
+    expect(await store.get("a", ref, STATIC)).toBe(first);
+    await new Promise((resolve) => setImmediate(resolve));
+    const rotated = await store.get("a", ref, STATIC);
+    expect(rotated).not.toBe(first);
+    expect(rotated.getCurrentUser()?.token).toBe("rotated-token");
+    expect(first.getCurrentUser()?.token).toBe(SECRET_TOKEN);
+  });
+
   it("a failed refresh serves the last good kubeconfig and backs off; a first failure is 503-coded", async () => {
     let now = 1_000_000;
     const values: Record<string, string> = {
