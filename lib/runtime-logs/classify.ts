@@ -5,7 +5,7 @@
  */
 
 import type { Level } from "../domain.ts";
-import { redact } from "../redact/index.ts";
+import { type RedactOptions, redact } from "../redact/index.ts";
 import { LEVEL_WORDS, PLAIN_LEVELS } from "./level-words.ts";
 import { fitUtf8, stripControls, utf8Length } from "./sanitize.ts";
 import type {
@@ -220,10 +220,13 @@ function isJsonContinuation(t: string): boolean {
 
 // ------------------------------------------------------------------ classification
 
-const withheld = (reason: WithheldReason, pem: Pem = Pem.None): Classified => ({
-  content: { type: "withheld", reason },
-  pem,
-});
+/** One shared content per reason: withheld content is only read, never changed. */
+const WITHHELD: { readonly [R in WithheldReason]: WithheldContent } = {
+  unrecognised_structured: Object.freeze({ type: "withheld", reason: "unrecognised_structured" }),
+  oversized: Object.freeze({ type: "withheld", reason: "oversized" }),
+  malformed: Object.freeze({ type: "withheld", reason: "malformed" }),
+};
+const withheldContent = (reason: WithheldReason): WithheldContent => WITHHELD[reason];
 
 const PEM_BODY = /^[A-Za-z0-9+/=]*$/;
 const PEM_HEADER = /^[A-Za-z][A-Za-z0-9-]{0,63}: \S/;
@@ -237,74 +240,200 @@ function pemShape(s: string): Pem {
   return Pem.None;
 }
 
-/** The redaction options of the last context seen: one page classifies every line with one context. */
-let lastContext: ClassifyContext | null = null;
-let lastOptions: { identity: ClassifyContext } = { identity: { identityKey: null, namespaceId: "" } };
-
 /** Redact one outgoing string, identities pseudonymized with the context's key. */
 export function cleanString(s: string, ctx: ClassifyContext): string {
-  if (ctx !== lastContext) {
-    lastContext = ctx;
-    lastOptions = { identity: ctx };
-  }
-  return redact(s, lastOptions);
+  return redact(s, { identity: ctx });
 }
 
-export function classifyLine(raw: string, ctx: ClassifyContext, run: JsonRunState): Classified {
-  if (raw.length > MAX_INPUT_LINE_BYTES / 3 && utf8Length(raw) > MAX_INPUT_LINE_BYTES) {
-    run.depth = 0;
-    return withheld("oversized");
-  }
-  const text = stripControls(raw);
-  let lead = 0;
-  while (lead < text.length && text.charCodeAt(lead) === 32) lead++;
-  const first = text.charCodeAt(lead);
+/** Allowlisted field name → its bit (its place in FIELD_ALLOWLIST); `subsystem` has none here. */
+const FIELD_BITS = new Map<string, number>(
+  FIELD_ALLOWLIST.flatMap((name, i) => (name === "subsystem" ? [] : [[name, 1 << i] as const])),
+);
 
-  if (run.depth > 0) {
-    const t = text.slice(lead);
-    if (isJsonContinuation(t)) {
-      const d = bracketDepth(t, run.depth);
-      run.depth = d.net > 0 && d.max <= 64 ? d.net : 0;
-      return withheld("malformed");
+/** The allowlisted names an object holds, as FIELD_BITS bits. Linear in its keys. */
+function allowlistedNames(o: Obj): number {
+  let bits = 0;
+  for (const k in o) bits |= FIELD_BITS.get(k) ?? 0;
+  return bits;
+}
+
+/**
+ * Classifies the lines of one page in order (docs/pipeline.md §2): the redaction options of its
+ * context, made once, and the one piece of cross-line state, the bracket depth of a pretty-printed
+ * JSON run. Create one per page (or read); never share one between pages.
+ */
+export class LineClassifier {
+  /** Open bracket depth of a pretty-printed JSON run, carried from line to line. */
+  readonly run: JsonRunState;
+  /** PEM shape of the line classified last (docs/pipeline.md §6). */
+  pem: Pem = Pem.None;
+  private readonly options: RedactOptions;
+
+  constructor(ctx: ClassifyContext, run: JsonRunState = { depth: 0 }) {
+    this.options = { identity: ctx };
+    this.run = run;
+  }
+
+  /** Redact one outgoing string with this context. */
+  clean(s: string): string {
+    return redact(s, this.options);
+  }
+
+  /**
+   * One line: its record (with `time` in its place, so the page adds nothing to it) or the reason
+   * it is withheld; its PEM shape is left in `pem`.
+   */
+  line(raw: string, time: string | null): LineRecord | WithheldContent {
+    const run = this.run;
+    this.pem = Pem.None;
+    if (raw.length > MAX_INPUT_LINE_BYTES / 3 && utf8Length(raw) > MAX_INPUT_LINE_BYTES) {
+      run.depth = 0;
+      return withheldContent("oversized");
     }
-    run.depth = 0;
+    const text = stripControls(raw);
+    let lead = 0;
+    while (lead < text.length && text.charCodeAt(lead) === 32) lead++;
+    const first = text.charCodeAt(lead);
+
+    if (run.depth > 0) {
+      const t = text.slice(lead);
+      if (isJsonContinuation(t)) {
+        const d = bracketDepth(t, run.depth);
+        run.depth = d.net > 0 && d.max <= 64 ? d.net : 0;
+        return withheldContent("malformed");
+      }
+      run.depth = 0;
+    }
+
+    if (first === 123 || (first === 91 && bracketTagEnd(text, lead) < 0)) {
+      return this.structured(text.slice(lead), time);
+    }
+    if (first === 34 && BARE_KEY.test(text.slice(lead, lead + 300))) {
+      const d = bracketDepth(text.slice(lead), 0);
+      run.depth = d.net > 0 && d.max <= 64 ? d.net : 0;
+      return withheldContent("malformed");
+    }
+
+    const pem = pemShape(text);
+    this.pem = pem;
+    if (text.length > MAX_TEXT_BYTES / 3 && utf8Length(text) > MAX_TEXT_BYTES)
+      return withheldContent("oversized");
+    const level = plainLevel(text);
+    const clean = this.clean(text);
+    const message = fitUtf8(clean, MAX_MESSAGE_BYTES);
+    const rec: LineRecord = { type: "line", time, kind: "text", level, message };
+    if (message.length !== clean.length) rec.truncated = true;
+    return rec;
   }
 
-  if (first === 123 || (first === 91 && bracketTagEnd(text, lead) < 0)) {
-    return classifyStructured(text.slice(lead), ctx, run);
-  }
-  if (first === 34 && BARE_KEY.test(text.slice(lead, lead + 300))) {
-    const d = bracketDepth(text.slice(lead), 0);
-    run.depth = d.net > 0 && d.max <= 64 ? d.net : 0;
-    return withheld("malformed");
+  private structured(t: string, time: string | null): LineRecord | WithheldContent {
+    let value: unknown;
+    try {
+      value = JSON.parse(t);
+    } catch {
+      // An unfinished object starts a pretty-printed run; the lines that continue it go with it.
+      const depth = bracketDepth(t, 0);
+      this.run.depth = depth.net > 0 && depth.max <= 64 ? depth.net : 0;
+      return withheldContent("malformed");
+    }
+    if (tooDeep(value, 1)) return withheldContent("malformed");
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      return withheldContent("unrecognised_structured");
+    }
+    return this.recognise(value as Obj, time);
   }
 
-  const pem = pemShape(text);
-  if (text.length > MAX_TEXT_BYTES / 3 && utf8Length(text) > MAX_TEXT_BYTES)
-    return withheld("oversized", pem);
-  const level = plainLevel(text);
-  const clean = cleanString(text, ctx);
-  const message = fitUtf8(clean, MAX_MESSAGE_BYTES);
-  const content: LineContent = { type: "line", kind: "text", level, message };
-  if (message.length !== clean.length) content.truncated = true;
-  return { content, pem };
+  private recognise(o: Obj, time: string | null): LineRecord | WithheldContent {
+    const { level, event, message, msg, subsystem, target, fields } = o;
+    if (typeof event === "string" && WRAPPER_EVENTS.has(event)) {
+      const failed =
+        o.outcome === "failed" ||
+        (event.endsWith("model_probe") && o.code !== undefined && o.code !== "READY");
+      return this.build(time, "wrapper", failed ? "error" : "info", event, undefined, o, undefined);
+    }
+    if (typeof level === "string" && typeof message === "string" && msg === undefined) {
+      const lvl = levelFromName(level);
+      const sub = typeof subsystem === "string" && subsystem.length > 0 ? subsystem : undefined;
+      // Below warn without a subsystem is chat output, not an operational record.
+      if (sub === undefined && (lvl === "unknown" || levelRank(lvl) < LEVEL_RANK.warn)) {
+        return withheldContent("unrecognised_structured");
+      }
+      return this.build(time, "structured", lvl, message, sub, o, undefined);
+    }
+    if (typeof level === "number" && level >= 10 && level <= 60 && typeof msg === "string") {
+      return this.build(time, "structured", levelFromNumber(level), msg, stringOr(subsystem), o, undefined);
+    }
+    if (typeof level === "string" && typeof msg === "string") {
+      return this.build(time, "structured", levelFromName(level), msg, stringOr(subsystem), o, undefined);
+    }
+    if (
+      typeof level === "string" &&
+      typeof target === "string" &&
+      typeof fields === "object" &&
+      fields !== null &&
+      typeof (fields as Obj).message === "string"
+    ) {
+      const f = fields as Obj;
+      return this.build(time, "structured", levelFromName(level), f.message as string, target, o, f);
+    }
+    return withheldContent("unrecognised_structured");
+  }
+
+  private build(
+    time: string | null,
+    kind: LineKind,
+    level: RecordLevel,
+    rawMessage: string,
+    rawSubsystem: string | undefined,
+    o: Obj,
+    nested: Obj | undefined,
+  ): LineRecord {
+    const stripped = stripControls(rawMessage);
+    const clean = this.clean(stripped);
+    const message = fitUtf8(clean, MAX_MESSAGE_BYTES);
+    const rec: LineRecord = { type: "line", time, kind, level, message };
+    let truncated = message.length !== clean.length;
+    if (rawSubsystem !== undefined) {
+      const cleanSub = this.clean(stripControls(rawSubsystem));
+      rec.subsystem = fitUtf8(cleanSub, MAX_FIELD_BYTES);
+      truncated ||= rec.subsystem.length !== cleanSub.length;
+    }
+    // The allowlisted names present, found from the object's own keys (a parsed object inherits no
+    // allowlisted name), then read in allowlist order: a name of the record wins over the nested one.
+    let names = allowlistedNames(o);
+    if (nested !== undefined) names |= allowlistedNames(nested);
+    let fields: Record<string, FieldValue> | undefined;
+    for (let i = 0; names !== 0; i++, names >>>= 1) {
+      if ((names & 1) === 0) continue;
+      const name = FIELD_ALLOWLIST[i]!;
+      let v = o[name];
+      if (v === undefined && nested !== undefined) v = nested[name];
+      let out: FieldValue | undefined;
+      if (typeof v === "string") {
+        const clean = this.clean(stripControls(v));
+        out = fitUtf8(clean, MAX_FIELD_BYTES);
+        truncated ||= out.length !== clean.length;
+      } else if (typeof v === "number" && Number.isFinite(v)) out = v;
+      else if (typeof v === "boolean") out = v;
+      if (out !== undefined) {
+        fields ??= {};
+        fields[name] = out;
+      }
+    }
+    if (fields !== undefined) rec.fields = fields;
+    if (truncated) rec.truncated = true;
+    this.pem = pemShape(stripped);
+    return rec;
+  }
 }
 
-function classifyStructured(t: string, ctx: ClassifyContext, run: JsonRunState): Classified {
-  let value: unknown;
-  try {
-    value = JSON.parse(t);
-  } catch {
-    // An unfinished object starts a pretty-printed run; the lines that continue it go with it.
-    const depth = bracketDepth(t, 0);
-    run.depth = depth.net > 0 && depth.max <= 64 ? depth.net : 0;
-    return withheld("malformed");
-  }
-  if (tooDeep(value, 1)) return withheld("malformed");
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return withheld("unrecognised_structured");
-  }
-  return recognise(value as Record<string, unknown>, ctx);
+/** One line classified on its own (`run` carries the JSON bracket depth from line to line). */
+export function classifyLine(raw: string, ctx: ClassifyContext, run: JsonRunState): Classified {
+  const classifier = new LineClassifier(ctx, run);
+  const rec = classifier.line(raw, null);
+  if (rec.type === "withheld") return { content: rec, pem: classifier.pem };
+  const { time: _, ...content } = rec;
+  return { content, pem: classifier.pem };
 }
 
 /** Nesting deeper than MAX_JSON_DEPTH; stops descending as soon as the limit is passed. */
@@ -321,81 +450,4 @@ function tooDeep(v: unknown, depth: number): boolean {
 
 type Obj = Record<string, unknown>;
 
-function recognise(o: Obj, ctx: ClassifyContext): Classified {
-  const { level, event, message, msg, subsystem, target, fields } = o;
-  if (typeof event === "string" && WRAPPER_EVENTS.has(event)) {
-    const failed =
-      o.outcome === "failed" || (event.endsWith("model_probe") && o.code !== undefined && o.code !== "READY");
-    return build("wrapper", failed ? "error" : "info", event, undefined, o, undefined, ctx);
-  }
-  if (typeof level === "string" && typeof message === "string" && msg === undefined) {
-    const lvl = levelFromName(level);
-    const sub = typeof subsystem === "string" && subsystem.length > 0 ? subsystem : undefined;
-    // Below warn without a subsystem is chat output, not an operational record.
-    if (sub === undefined && (lvl === "unknown" || levelRank(lvl) < LEVEL_RANK.warn)) {
-      return withheld("unrecognised_structured");
-    }
-    return build("structured", lvl, message, sub, o, undefined, ctx);
-  }
-  if (typeof level === "number" && level >= 10 && level <= 60 && typeof msg === "string") {
-    return build("structured", levelFromNumber(level), msg, stringOr(subsystem), o, undefined, ctx);
-  }
-  if (typeof level === "string" && typeof msg === "string") {
-    return build("structured", levelFromName(level), msg, stringOr(subsystem), o, undefined, ctx);
-  }
-  if (
-    typeof level === "string" &&
-    typeof target === "string" &&
-    typeof fields === "object" &&
-    fields !== null &&
-    typeof (fields as Obj).message === "string"
-  ) {
-    const f = fields as Obj;
-    return build("structured", levelFromName(level), f.message as string, target, o, f, ctx);
-  }
-  return withheld("unrecognised_structured");
-}
-
 const stringOr = (v: unknown): string | undefined => (typeof v === "string" && v.length > 0 ? v : undefined);
-
-function build(
-  kind: LineKind,
-  level: RecordLevel,
-  rawMessage: string,
-  rawSubsystem: string | undefined,
-  o: Obj,
-  nested: Obj | undefined,
-  ctx: ClassifyContext,
-): Classified {
-  const stripped = stripControls(rawMessage);
-  const clean = cleanString(stripped, ctx);
-  const message = fitUtf8(clean, MAX_MESSAGE_BYTES);
-  const content: LineContent = { type: "line", kind, level, message };
-  let truncated = message.length !== clean.length;
-  if (rawSubsystem !== undefined) {
-    const cleanSub = cleanString(stripControls(rawSubsystem), ctx);
-    content.subsystem = fitUtf8(cleanSub, MAX_FIELD_BYTES);
-    truncated ||= content.subsystem.length !== cleanSub.length;
-  }
-  let fields: Record<string, FieldValue> | undefined;
-  for (const name of FIELD_ALLOWLIST) {
-    if (name === "subsystem") continue;
-    // Parsed JSON: no allowlisted name is inherited, so a plain read is an own-property read.
-    let v = o[name];
-    if (v === undefined && nested !== undefined) v = nested[name];
-    let out: FieldValue | undefined;
-    if (typeof v === "string") {
-      const clean = cleanString(stripControls(v), ctx);
-      out = fitUtf8(clean, MAX_FIELD_BYTES);
-      truncated ||= out.length !== clean.length;
-    } else if (typeof v === "number" && Number.isFinite(v)) out = v;
-    else if (typeof v === "boolean") out = v;
-    if (out !== undefined) {
-      fields ??= {};
-      fields[name] = out;
-    }
-  }
-  if (fields !== undefined) content.fields = fields;
-  if (truncated) content.truncated = true;
-  return { content, pem: pemShape(stripped) };
-}

@@ -5,15 +5,7 @@
  */
 import { ServiceError } from "../api/errors.ts";
 import type { Level, LogChunk, SourceId } from "../domain.ts";
-import {
-  belowMinLevel,
-  type Classified,
-  type ClassifyContext,
-  classifyLine,
-  type JsonRunState,
-  type LineContent,
-  Pem,
-} from "./classify.ts";
+import { belowMinLevel, LineClassifier, Pem, type WithheldContent } from "./classify.ts";
 import { FUTURE_MS, frontierAhead, futureRule, keyAt, steppedLines } from "./clock.ts";
 import {
   CURSOR_MAX_SKEW_MS,
@@ -294,9 +286,9 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
           key: frontier.pemFrontier === null ? null : (parseUtcTime(frontier.pemFrontier)?.key ?? null),
         }
       : { open: false, unknown: false, key: null };
-  const ctx: ClassifyContext = { identityKey: input.keys.identity, namespaceId: input.namespaceId };
-  const run: JsonRunState = { depth: 0 };
-  const classified = new Array<Classified>(take.length);
+  const classifier = new LineClassifier({ identityKey: input.keys.identity, namespaceId: input.namespaceId });
+  const classified: Classified = { content: new Array(take.length), pem: new Uint8Array(take.length) };
+  const contents = classified.content;
   const pem = new PemMasker(lines, take, classified, carried);
   const unsettled = new UnsettledRun(classified, pem.masked);
   const masked = pem.masked;
@@ -322,7 +314,11 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
     }
     if (full || built === take.length) break;
     const to = Math.min(take.length, done + CLASSIFY_BATCH);
-    for (let q = done; q < to; q++) classified[q] = classifyLine(lines[take[q]!]!.text, ctx, run);
+    for (let q = done; q < to; q++) {
+      const line = lines[take[q]!]!;
+      contents[q] = classifier.line(line.text, line.time);
+      classified.pem[q] = classifier.pem;
+    }
     pem.advance(done, to);
     unsettled.extend(done, to);
     done = to;
@@ -336,7 +332,7 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
         open = null;
         nextStep++;
       }
-      const c = classified[q]!.content;
+      const c = contents[q]!;
       if (!masked[q] && c.type === "withheld") {
         if (open !== null && open.rec.reason === c.reason) {
           open.rec.count++;
@@ -350,9 +346,10 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
         continue;
       }
       open = null;
+      // The classifier built the record with its time in place.
       const rec: LineRecord = masked[q]
         ? { type: "line", time: line.time, kind: "text", level: "unknown", message: PEM_MASK }
-        : lineRecord(line.time, c as LineContent);
+        : (c as LineRecord);
       entries.push({ rec, last: q, size: 0 });
     }
     built = stable;
@@ -433,13 +430,13 @@ function envelope(page: LogPage, requestId: string): string {
   return JSON.stringify({ data: page, meta: { requestId } });
 }
 
-/** A line record from classified content, fields in their serialized order (no spread copies). */
-function lineRecord(time: string | null, c: LineContent): LineRecord {
-  const rec: LineRecord = { type: "line", time, kind: c.kind, level: c.level, message: c.message };
-  if (c.subsystem !== undefined) rec.subsystem = c.subsystem;
-  if (c.fields !== undefined) rec.fields = c.fields;
-  if (c.truncated !== undefined) rec.truncated = c.truncated;
-  return rec;
+/**
+ * The page's classified lines, by position in `take`: each line's record or withheld content, and
+ * its PEM shape (one byte each, no object per line).
+ */
+interface Classified {
+  content: (LineRecord | WithheldContent)[];
+  pem: Uint8Array;
 }
 
 /** Lines classified per batch: small enough that a page cut early classifies little past its end. */
@@ -455,28 +452,29 @@ class UnsettledRun {
   start = 0;
   private kind: "none" | "withheld" | "shaped" = "none";
   private reason = "";
-  private readonly classified: readonly Classified[];
+  private readonly classified: Classified;
   private readonly masked: Uint8Array;
 
-  constructor(classified: readonly Classified[], masked: Uint8Array) {
+  constructor(classified: Classified, masked: Uint8Array) {
     this.classified = classified;
     this.masked = masked;
   }
 
   /** Lines [from, to) were classified and masked. */
   extend(from: number, to: number): void {
+    const { content, pem } = this.classified;
     for (let q = from; q < to; q++) {
-      const c = this.classified[q]!;
+      const c = content[q]!;
       if (this.masked[q]) {
         this.kind = "none";
         this.start = q + 1;
-      } else if (c.content.type === "withheld") {
-        if (this.kind !== "withheld" || this.reason !== c.content.reason) {
+      } else if (c.type === "withheld") {
+        if (this.kind !== "withheld" || this.reason !== c.reason) {
           this.kind = "withheld";
-          this.reason = c.content.reason;
+          this.reason = c.reason;
           this.start = q;
         }
-      } else if (c.pem === Pem.Shaped) {
+      } else if (pem[q] === Pem.Shaped) {
         if (this.kind !== "shaped") {
           this.kind = "shaped";
           this.start = q;
@@ -504,13 +502,13 @@ class PemMasker {
   private prevKey: string | null = null;
   private readonly lines: readonly RawLine[];
   private readonly take: readonly number[];
-  private readonly classified: readonly Classified[];
+  private readonly classified: Classified;
   private readonly carried: PemState & { key: string | null };
 
   constructor(
     lines: readonly RawLine[],
     take: readonly number[],
-    classified: readonly Classified[],
+    classified: Classified,
     carried: PemState & { key: string | null },
   ) {
     this.lines = lines;
@@ -531,7 +529,8 @@ class PemMasker {
 
   /** Mask lines [from, to); every line before `to` is classified. */
   advance(from: number, to: number): void {
-    const { lines, take, classified, carried, masked, after } = this;
+    const { lines, take, carried, masked, after } = this;
+    const { content, pem } = this.classified;
     let { open, unknown, fromCarry, prevKey } = this;
     for (let q = from; q < to; q++) {
       const key = lines[take[q]!]!.key;
@@ -542,9 +541,8 @@ class PemMasker {
         reordered = false;
         prevKey = key;
       } else reordered = key < prevKey;
-      const c = classified[q]!;
-      const shape = shapeOf(c, lines[take[q]!]!.text);
-      if (c.content.type === "withheld") {
+      const shape = shapeOf(pem[q] as Pem, lines[take[q]!]!.text);
+      if (content[q]!.type === "withheld") {
         // A BEGIN marker opens a block whatever happens to its line (withheld here).
         if (shape === Pem.Begin && !open) {
           open = true;
@@ -589,8 +587,7 @@ class PemMasker {
         // An END without its BEGIN: the page began mid-block; mask the PEM-shaped lines above it.
         masked[q] = 1;
         for (let b = q - 1; b >= 0; b--) {
-          const above = classified[b]!;
-          if (masked[b] || above.content.type !== "line" || above.pem !== Pem.Shaped) break;
+          if (masked[b] || content[b]!.type !== "line" || pem[b] !== Pem.Shaped) break;
           masked[b] = 1;
         }
       }
@@ -608,13 +605,13 @@ class PemMasker {
  * follows opens a block wherever it sits in the line, even inside text that is withheld, cut or
  * filtered (Go's `{Name:tls Key:-----BEGIN EC PRIVATE KEY-----`).
  */
-function shapeOf(c: Classified, text: string): Pem {
-  if (c.pem === Pem.Begin) return c.pem;
+function shapeOf(classified: Pem, text: string): Pem {
+  if (classified === Pem.Begin) return classified;
   // A forward scan first: it is fast, and almost no line holds a marker.
-  if (text.indexOf("-----BEGIN ") < 0) return c.pem;
+  if (text.indexOf("-----BEGIN ") < 0) return classified;
   const begin = text.lastIndexOf("-----BEGIN ");
   if (text.indexOf("-----END ", begin) < 0) return Pem.Begin;
-  return c.pem;
+  return classified;
 }
 
 interface NextStateInput {
