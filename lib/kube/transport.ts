@@ -52,18 +52,57 @@ class StaleSocketError extends Error {
   override name = "StaleSocketError";
 }
 
+interface Origin {
+  https: boolean;
+  options: http.RequestOptions;
+}
+
+/** Parsed origins (scheme, host, port, userinfo) by their text: a cluster's server parses once. */
+const origins = new Map<string, Origin>();
+const MAX_ORIGINS = 256;
+
+/** The request options of a URL: its origin's, parsed once, and its path and query as written. */
+export function requestTarget(url: string): { origin: Origin; path: string } {
+  const hostStart = url.indexOf("//");
+  const slash = hostStart < 0 ? -1 : url.indexOf("/", hostStart + 2);
+  const originText = slash < 0 ? url : url.slice(0, slash);
+  let origin = origins.get(originText);
+  if (!origin) {
+    const parsed = new URL(originText);
+    const hostname = parsed.hostname.startsWith("[") ? parsed.hostname.slice(1, -1) : parsed.hostname;
+    origin = {
+      https: parsed.protocol === "https:",
+      options: {
+        protocol: parsed.protocol,
+        hostname,
+        ...(parsed.port ? { port: Number(parsed.port) } : {}),
+        ...(parsed.username || parsed.password
+          ? { auth: `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}` }
+          : {}),
+      },
+    };
+    if (origins.size >= MAX_ORIGINS) origins.clear();
+    origins.set(originText, origin);
+  }
+  // The rest as URL would give it: a path always, no fragment.
+  const rest = slash < 0 ? "/" : url.slice(slash);
+  const hash = rest.indexOf("#");
+  return { origin, path: hash < 0 ? rest : rest.slice(0, hash) };
+}
+
 function sendOnce(request: RawRequest, options: SendOptions): Promise<RawResponse> {
   options.onCall?.();
-  const url = new URL(request.url);
-  const lib = url.protocol === "https:" ? https : http;
+  const { origin, path } = requestTarget(request.url);
+  const lib = origin.https ? https : http;
   return new Promise<RawResponse>((resolve, reject) => {
     if (options.signal.aborted) {
       reject(options.signal.reason ?? new CallTimeoutError("aborted"));
       return;
     }
     const req = lib.request(
-      url,
       {
+        ...origin.options,
+        path,
         method: request.method,
         headers: request.headers,
         signal: options.signal,
@@ -143,11 +182,21 @@ export function callSignal(
   deadline: number,
   now: () => number,
 ): { signal: AbortSignal; dispose: () => void } {
+  // One controller, aborted by the request's signal or the timer (cheaper than AbortSignal.any).
   const controller = new AbortController();
+  if (requestSignal.aborted) {
+    controller.abort(requestSignal.reason);
+    return { signal: controller.signal, dispose: () => {} };
+  }
+  const onAbort = () => controller.abort(requestSignal.reason);
+  requestSignal.addEventListener("abort", onAbort, { once: true });
   const wait = Math.max(0, Math.min(timeoutMs, deadline - now()));
   const timer = setTimeout(() => controller.abort(new CallTimeoutError("cluster call timed out")), wait);
   return {
-    signal: AbortSignal.any([requestSignal, controller.signal]),
-    dispose: () => clearTimeout(timer),
+    signal: controller.signal,
+    dispose: () => {
+      clearTimeout(timer);
+      requestSignal.removeEventListener("abort", onAbort);
+    },
   };
 }

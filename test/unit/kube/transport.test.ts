@@ -1,0 +1,62 @@
+import { urlToHttpOptions } from "node:url";
+import { describe, expect, it } from "vitest";
+import { CallTimeoutError } from "../../../lib/kube/errors.ts";
+import { callSignal, requestTarget } from "../../../lib/kube/transport.ts";
+
+describe("requestTarget", () => {
+  it("gives the request options node:http would take from the URL itself", () => {
+    const urls = [
+      "https://k8s.example.com:6443/api/v1/namespaces/a/pods?labelSelector=x%3Dy&limit=16",
+      "http://127.0.0.1:39811/api/v1/namespaces/tenant-a/pods/gw-0/log?container=gateway&timestamps=true",
+      "https://k8s.example.com/k8s/clusters/c-1/api/v1/namespaces/a/pods/p",
+      "https://[::1]:6443/version",
+      "https://user:p%40ss@k8s.example.com/api",
+      "https://k8s.example.com",
+      "https://k8s.example.com/api/v1/pods#fragment",
+    ];
+    for (const url of urls) {
+      const { origin, path } = requestTarget(url);
+      const expected = urlToHttpOptions(new URL(url));
+      expect({ ...origin.options, path }).toEqual({
+        protocol: expected.protocol,
+        hostname: expected.hostname,
+        ...(expected.port ? { port: Number(expected.port) } : {}),
+        ...(expected.auth ? { auth: expected.auth } : {}),
+        path: expected.path,
+      });
+      expect(origin.https).toBe(url.startsWith("https:"));
+    }
+  });
+});
+
+describe("callSignal", () => {
+  const now = () => 1_000;
+
+  it("aborts with the request's reason when the request's signal aborts, and not after dispose", () => {
+    const request = new AbortController();
+    const call = callSignal(request.signal, 5_000, 10_000, now);
+    expect(call.signal.aborted).toBe(false);
+    request.abort(new Error("request over"));
+    expect(call.signal.aborted).toBe(true);
+    expect((call.signal.reason as Error).message).toBe("request over");
+    call.dispose();
+
+    const other = new AbortController();
+    const disposed = callSignal(other.signal, 5_000, 10_000, now);
+    disposed.dispose();
+    other.abort(new Error("late"));
+    expect(disposed.signal.aborted).toBe(false);
+  });
+
+  it("starts aborted for an aborted request, and times out with CallTimeoutError", async () => {
+    const request = new AbortController();
+    request.abort(new Error("gone"));
+    expect(callSignal(request.signal, 5_000, 10_000, now).signal.aborted).toBe(true);
+
+    // The deadline is already past: the timer fires at once (0 ms).
+    const timed = callSignal(new AbortController().signal, 5_000, 500, now);
+    await new Promise((resolve) => timed.signal.addEventListener("abort", resolve, { once: true }));
+    expect(timed.signal.reason).toBeInstanceOf(CallTimeoutError);
+    timed.dispose();
+  });
+});
