@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isParsedScenario, parseScenario, ScenarioError } from "../../../local/scenario/schema.ts";
 import { formatKubeletTime, parseRfc3339, resolveScenarioTime } from "../../../local/scenario/time.ts";
+import { thrownBy } from "../../support/failure.ts";
 import { DEMO_PATH } from "./helpers.ts";
 
 const LOAD = new Date("2026-11-29T12:00:00.000Z");
@@ -51,15 +52,9 @@ function minimal(extra: Record<string, unknown> = {}) {
 }
 
 function issuesOf(raw: unknown): Array<{ path: string; message: string }> {
-  try {
-    parseScenario(raw, LOAD);
-  } catch (e) {
-    expect(e).toBeInstanceOf(ScenarioError);
-    const err = e as ScenarioError;
-    for (const i of err.issues) expect(err.message).toContain(`${i.path}: ${i.message}`);
-    return err.issues;
-  }
-  throw new Error("expected a ScenarioError");
+  const err = thrownBy(() => parseScenario(raw, LOAD), ScenarioError);
+  for (const i of err.issues) expect(err.message).toContain(`${i.path}: ${i.message}`);
+  return err.issues;
 }
 
 describe("parseScenario defaults", () => {

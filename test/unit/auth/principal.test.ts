@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ServiceError } from "../../../lib/api/errors.ts";
 import { findPrincipal, requirePrincipal } from "../../../lib/auth/principal.ts";
+import { failureOf } from "../../support/failure.ts";
 
 const jwt = (claims: Record<string, unknown>) => ({
   requestContext: { authorizer: { jwt: { claims, scopes: null } } },
@@ -45,13 +45,9 @@ describe("principal extraction", () => {
     ];
     for (const event of events) {
       expect(findPrincipal(event as never)).toBeNull();
-      expect(() => requirePrincipal(event as never)).toThrowError(ServiceError);
-      try {
-        requirePrincipal(event as never);
-      } catch (e) {
-        expect((e as ServiceError).code).toBe("UNAUTHENTICATED");
-        expect((e as ServiceError).status).toBe(401);
-      }
+      const e = failureOf(() => requirePrincipal(event as never));
+      expect(e.code).toBe("UNAUTHENTICATED");
+      expect(e.status).toBe(401);
     }
   });
 

@@ -10,18 +10,9 @@ import {
   safeName,
 } from "../../../lib/api/schemas.ts";
 import { isRfc3339Utc } from "../../../lib/rfc3339.ts";
+import { failureOf } from "../../support/failure.ts";
 
 const NOW = Date.parse("2026-11-29T12:00:00Z");
-
-function failure(fn: () => unknown) {
-  try {
-    fn();
-  } catch (error) {
-    if (!isServiceError(error)) throw error;
-    return error;
-  }
-  throw new Error("expected a ServiceError");
-}
 
 describe("log query", () => {
   it("applies the contract's parameters and defaults", () => {
@@ -84,31 +75,31 @@ describe("log query", () => {
     [{ source: "gateway", tailLine: "3" }, "query.tailLine", "unknown_parameter"],
     [{ source: "gateway", follow: "true" }, "query.?", "unknown_parameter"],
   ])("rejects %j at %s", (query, path, code) => {
-    const error = failure(() => parseLogQuery(query, "logs", NOW));
+    const error = failureOf(() => parseLogQuery(query, "logs", NOW));
     expect(error.code).toBe("INVALID_REQUEST");
     expect(error.details).toContainEqual({ path, code });
   });
 
   it("rejects cursor and download on the download route", () => {
-    expect(failure(() => parseLogQuery({ source: "gateway", cursor: "v1.a.b" }, "download", NOW)).code).toBe(
-      "INVALID_REQUEST",
-    );
+    expect(
+      failureOf(() => parseLogQuery({ source: "gateway", cursor: "v1.a.b" }, "download", NOW)).code,
+    ).toBe("INVALID_REQUEST");
   });
 
   it("answers sandbox with pod, container or previous as RUNTIME_LOGS_POD_INVALID", () => {
-    expect(failure(() => parseLogQuery({ source: "sandbox", container: "x" }, "logs", NOW)).code).toBe(
+    expect(failureOf(() => parseLogQuery({ source: "sandbox", container: "x" }, "logs", NOW)).code).toBe(
       "RUNTIME_LOGS_POD_INVALID",
     );
-    expect(failure(() => parseLogQuery({ source: "sandbox", pod: "x" }, "logs", NOW)).code).toBe(
+    expect(failureOf(() => parseLogQuery({ source: "sandbox", pod: "x" }, "logs", NOW)).code).toBe(
       "RUNTIME_LOGS_POD_INVALID",
     );
-    expect(failure(() => parseLogQuery({ source: "sandbox", previous: "true" }, "logs", NOW)).code).toBe(
+    expect(failureOf(() => parseLogQuery({ source: "sandbox", previous: "true" }, "logs", NOW)).code).toBe(
       "RUNTIME_LOGS_POD_INVALID",
     );
   });
 
   it("never reflects arbitrary parameter names", () => {
-    const error = failure(() => parseLogQuery({ source: "gateway", "<script>": "1" }, "logs", NOW));
+    const error = failureOf(() => parseLogQuery({ source: "gateway", "<script>": "1" }, "logs", NOW));
     expect(JSON.stringify(error.details)).not.toContain("<script>");
   });
 
@@ -141,7 +132,7 @@ describe("paths", () => {
       deploymentId: "d3",
     });
     for (const bad of ["", "-a", "a-", "A", "a".repeat(65), "a/b", "a b", "é"]) {
-      const error = failure(() =>
+      const error = failureOf(() =>
         parsePath(deploymentPathSchema, { namespaceId: bad, agentId: "support", deploymentId: "d3" }),
       );
       expect(error.code).toBe("INVALID_REQUEST");
@@ -151,7 +142,7 @@ describe("paths", () => {
 
   it("status routes take no query", () => {
     expect(() => requireNoQuery(undefined)).not.toThrow();
-    expect(failure(() => requireNoQuery({ x: "1" })).details).toEqual([
+    expect(failureOf(() => requireNoQuery({ x: "1" })).details).toEqual([
       { path: "query.?", code: "unknown_parameter" },
     ]);
   });

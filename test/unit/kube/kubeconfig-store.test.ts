@@ -3,13 +3,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { GetSecretValueCommand } from "@aws-sdk/client-secrets-manager";
 import { describe, expect, it } from "vitest";
-import { isServiceError } from "../../../lib/api/errors.ts";
 import { parseEksExec } from "../../../lib/kube/kubeconfig-policy.ts";
 import {
   createKubeconfigStore,
   KUBECONFIG_CACHE_MS,
   type SecretsSender,
 } from "../../../lib/kube/kubeconfig-store.ts";
+import { failure } from "../../support/failure.ts";
 import { outage } from "../../support/outage.ts";
 
 const SECRET_TOKEN = "s3cr3t-token-value-0123456789";
@@ -42,15 +42,6 @@ function fakeSecrets(values: Record<string, string>) {
     }) as SecretsSender["send"],
   };
   return { sender, calls };
-}
-
-async function rejection(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p;
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error("expected a rejection");
 }
 
 describe("KubeconfigStore policy", () => {
@@ -141,8 +132,8 @@ describe("KubeconfigStore policy", () => {
     const cold = fakeSecrets({});
     const fresh = createKubeconfigStore({ ...base, secrets: cold.sender, now: () => now, random: () => 0 });
     for (let i = 0; i < 3; i++) {
-      const e = await rejection(fresh.get("a", ref, STATIC));
-      expect(isServiceError(e) && e.code).toBe("RUNTIME_LOGS_UNAVAILABLE");
+      const e = await failure(fresh.get("a", ref, STATIC));
+      expect(e.code).toBe("RUNTIME_LOGS_UNAVAILABLE");
     }
     expect(cold.calls).toHaveLength(1);
   });
@@ -157,8 +148,8 @@ describe("KubeconfigStore policy", () => {
       "secretsmanager:runtime-logs/clustersX",
       "vault:runtime-logs/clusters/a",
     ]) {
-      const e = await rejection(store.get("c1", ref));
-      expect(isServiceError(e) && e.code).toBe("RUNTIME_LOGS_UNAVAILABLE");
+      const e = await failure(store.get("c1", ref));
+      expect(e.code).toBe("RUNTIME_LOGS_UNAVAILABLE");
       expect(e.message).toContain("cluster c1");
     }
     expect(calls).toHaveLength(0);
@@ -191,8 +182,8 @@ describe("KubeconfigStore policy", () => {
   it.each(refused)("refuses %s, naming the cluster and never the contents", async (_label, cluster, user) => {
     const { sender } = fakeSecrets({ "runtime-logs/clusters/x": kubeconfig(cluster, user) });
     const store = createKubeconfigStore({ ...base, secrets: sender });
-    const e = await rejection(store.get("cl-9", "secretsmanager:runtime-logs/clusters/x", STATIC));
-    expect(isServiceError(e) && e.code).toBe("RUNTIME_LOGS_UNAVAILABLE");
+    const e = await failure(store.get("cl-9", "secretsmanager:runtime-logs/clusters/x", STATIC));
+    expect(e.code).toBe("RUNTIME_LOGS_UNAVAILABLE");
     expect(e.message).toContain("cluster cl-9");
     expect(e.message).not.toContain(SECRET_TOKEN);
     expect(e.message).not.toContain("/etc/");
@@ -209,7 +200,7 @@ describe("KubeconfigStore policy", () => {
       ),
     );
     const strict = createKubeconfigStore({ ...base });
-    expect(isServiceError(await rejection(strict.get("a", `file:${file}`, STATIC)))).toBe(true);
+    await failure(strict.get("a", `file:${file}`, STATIC));
     const local = createKubeconfigStore({ ...base, allowInsecureClusters: true });
     const kc = await local.get("a", `file:${file}`, STATIC);
     expect(kc.getCurrentCluster()?.skipTLSVerify).toBe(true);

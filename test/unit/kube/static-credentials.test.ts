@@ -13,6 +13,7 @@ import { isServiceError } from "../../../lib/api/errors.ts";
 import { KubeconfigRejected, resolveKubeconfig } from "../../../lib/kube/kubeconfig-policy.ts";
 import { createKubeconfigStore, type SecretsSender } from "../../../lib/kube/kubeconfig-store.ts";
 import { clusterFromItem, clusterToItem } from "../../../lib/registry/items.ts";
+import { thrownBy } from "../../support/failure.ts";
 
 const HTTPS = { server: "https://k8s.example.com:6443", "certificate-authority-data": "Q0E=" };
 const POLICY = { allowInsecureClusters: false };
@@ -59,15 +60,7 @@ const staticUser = fc
   )
   .filter((u) => Object.keys(u).length > 0);
 
-function refusalOf(fn: () => unknown): KubeconfigRejected {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(KubeconfigRejected);
-    return e as KubeconfigRejected;
-  }
-  throw new Error("expected a refusal");
-}
+const refusalOf = (fn: () => unknown): KubeconfigRejected => thrownBy(fn, KubeconfigRejected);
 
 describe("static credentials in kubeconfigs", () => {
   it("refuses every generated static-credential shape without the cluster's allowance, leaking nothing", () => {

@@ -13,6 +13,7 @@ import {
   decideContainerView,
 } from "../../../lib/routes/sources/container-view.ts";
 import type { CursorState, VerifiedCursor } from "../../../lib/runtime-logs/index.ts";
+import { failureOf } from "../../support/failure.ts";
 
 const pod = (name: string, n: number, restartCount = 0): ReadablePod => ({
   name,
@@ -144,23 +145,11 @@ describe("decideContainerView", () => {
       newView: true,
       target: { container: "gateway" },
     });
-    let code: string | undefined;
-    try {
-      decide({ container: "nope" });
-    } catch (e) {
-      if (isServiceError(e)) code = e.code;
-    }
-    expect(code).toBe("RUNTIME_LOGS_POD_INVALID");
+    expect(failureOf(() => decide({ container: "nope" })).code).toBe("RUNTIME_LOGS_POD_INVALID");
   });
 
   it("refuses a Pod that is not listed; no Pod at all is nothing to read", () => {
-    let code: string | undefined;
-    try {
-      decide({ pod: "gw-7" });
-    } catch (e) {
-      if (isServiceError(e)) code = e.code;
-    }
-    expect(code).toBe("RUNTIME_LOGS_POD_INVALID");
+    expect(failureOf(() => decide({ pod: "gw-7" })).code).toBe("RUNTIME_LOGS_POD_INVALID");
     expect(
       decideContainerView({ pods: [], query: { tailLines: 9 }, cursor: valid(), download: false }),
     ).toEqual({
