@@ -16,6 +16,38 @@ export const CLI_SCENARIO = fileURLToPath(new URL("../e2e/cli/scenario.json", im
 export const cliScenario = <T = Record<string, unknown>>(): T =>
   JSON.parse(readFileSync(CLI_SCENARIO, "utf8")) as T;
 
+/** The cluster and Kubernetes namespace of the shared scenario, where every CLI suite puts its Pods. */
+export const CLI_CLUSTER = "c1";
+export const CLI_K8S_NAMESPACE = "tenant-acme";
+
+/** A container of a Pod there, as the admin API names it. */
+export const cliContainer = (pod: string, container: string) => ({
+  cluster: CLI_CLUSTER,
+  namespace: CLI_K8S_NAMESPACE,
+  pod,
+  container,
+});
+
+/** A deployment's placement of a source there. */
+export const cliPlacement = (plane: "control" | "execution") => ({
+  clusterId: CLI_CLUSTER,
+  namespace: CLI_K8S_NAMESPACE,
+  plane,
+});
+
+/**
+ * A suite's own scenario: `pods` in the CLI cluster and namespace, its `registry`, and a bucket
+ * large enough that its tests never meet the limiter (occ-limits.test.ts does).
+ */
+export const cliWorld = (
+  pods: unknown[],
+  registry: { agents: Record<string, unknown>[]; grants: unknown[] },
+) => ({
+  limits: { burst: 200, ratePerSecond: 50 },
+  clusters: [{ id: CLI_CLUSTER, namespaces: [{ name: CLI_K8S_NAMESPACE, pods }] }],
+  registry,
+});
+
 /** The namespace and principal `occ` runs as unless a test says otherwise. */
 export const OCC_NAMESPACE = "acme";
 export const OCC_PRINCIPAL = "alice";

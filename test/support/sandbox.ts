@@ -20,6 +20,16 @@ export const DENIED_SSH_MESSAGE = "CONNECT 203.0.113.9:22";
 export const deniedSshLine = (time: string) =>
   [time, "WARN", PROXY_TARGET, DENIED_SSH_MESSAGE, { ...DENIED_SSH_FIELDS }] as const;
 
+/** A denied upload the follow tests append at `time`: an exfiltration attempt to a paste site. */
+export const deniedPasteLine = (time = "now") =>
+  [
+    time,
+    "WARN",
+    PROXY_TARGET,
+    "CONNECT paste.example.net:443",
+    { action: "deny", dst_host: "paste.example.net" },
+  ] as const;
+
 /** A deployment's sandbox reference (docs/scenario.md § registry): sandbox `name` on `gateway`. */
 export const sandboxRef = (gateway: string, name: string) => ({
   driver: "openshell" as const,

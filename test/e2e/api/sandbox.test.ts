@@ -17,6 +17,7 @@ import { LOCAL_TABLE_NAMES } from "../../../local/stack/dynamo.ts";
 import { type LocalStack, startLocalStack } from "../../../local/stack/index.ts";
 import {
   DENIED_SSH_FIELDS,
+  deniedPasteLine,
   deniedSshLine,
   PROXY_TARGET,
   sandboxRef,
@@ -187,13 +188,7 @@ describe("the local stack with an openshell block", () => {
   it("follows with the cursor across an append: each new line once, then nothing", async () => {
     const first = await page("tailLines=50");
     await append([
-      [
-        "now",
-        "WARN",
-        PROXY_TARGET,
-        "CONNECT paste.example.net:443",
-        { action: "deny", dst_host: "paste.example.net" },
-      ],
+      deniedPasteLine(),
       ["now", "INFO", PROXY_TARGET, "CONNECT pypi.org:443", { action: "allow", dst_host: "pypi.org" }],
     ]);
     const next = await page(`cursor=${encodeURIComponent(first.cursor!)}`);

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { occSuite } from "../../support/occ-suite.ts";
+import { cliContainer, cliPlacement, cliWorld, occSuite } from "../../support/occ-suite.ts";
 import { workloadLabels } from "../../support/scenario.ts";
 import { simAdmin } from "../../support/sim-admin.ts";
 import { RAW_HAZARD, runOcc, startOcc } from "./spawn.ts";
@@ -17,71 +17,59 @@ import { RAW_HAZARD, runOcc, startOcc } from "./spawn.ts";
 const labels = (role: "gateway" | "agent") => workloadLabels(role, "u1", "duo");
 const running = (since: string) => ({ running: { startedAt: since } });
 
-const SCENARIO = {
-  // A bucket large enough that these tests never meet the limiter (occ-limits.test.ts does).
-  limits: { burst: 200, ratePerSecond: 50 },
-  clusters: [
+const SCENARIO = cliWorld(
+  [
     {
-      id: "c1",
-      namespaces: [
+      name: "duo-gateway-0",
+      uid: "44444444-4444-4444-a444-444444444444",
+      createdAt: "now-1h",
+      labels: labels("gateway"),
+      containers: [
         {
-          name: "tenant-acme",
-          pods: [
-            {
-              name: "duo-gateway-0",
-              uid: "44444444-4444-4444-a444-444444444444",
-              createdAt: "now-1h",
-              labels: labels("gateway"),
-              containers: [
-                {
-                  name: "gateway",
-                  state: running("now-1h"),
-                  logs: {
-                    current: [
-                      ["now-50m", "INFO gw first"],
-                      ["now-30m", "INFO gw third"],
-                    ],
-                  },
-                },
-              ],
+          name: "gateway",
+          state: running("now-1h"),
+          logs: {
+            current: [
+              ["now-50m", "INFO gw first"],
+              ["now-30m", "INFO gw third"],
+            ],
+          },
+        },
+      ],
+    },
+    {
+      name: "duo-agent-0",
+      uid: "55555555-5555-4555-a555-555555555555",
+      createdAt: "now-1h",
+      labels: labels("agent"),
+      containers: [
+        {
+          name: "workspace-init",
+          init: true,
+          state: {
+            terminated: {
+              exitCode: 0,
+              reason: "Completed",
+              startedAt: "now-1h",
+              finishedAt: "now-59m",
             },
-            {
-              name: "duo-agent-0",
-              uid: "55555555-5555-4555-a555-555555555555",
-              createdAt: "now-1h",
-              labels: labels("agent"),
-              containers: [
-                {
-                  name: "workspace-init",
-                  init: true,
-                  state: {
-                    terminated: {
-                      exitCode: 0,
-                      reason: "Completed",
-                      startedAt: "now-1h",
-                      finishedAt: "now-59m",
-                    },
-                  },
-                  logs: { current: [["now-1h", "INFO cloning workspace acme/duo"]] },
-                },
-                {
-                  name: "agent",
-                  state: running("now-59m"),
-                  logs: {
-                    current: [
-                      ["now-40m", "INFO ag second"],
-                      ["now-20m", "INFO ag fourth"],
-                    ],
-                  },
-                },
-              ],
-            },
-          ],
+          },
+          logs: { current: [["now-1h", "INFO cloning workspace acme/duo"]] },
+        },
+        {
+          name: "agent",
+          state: running("now-59m"),
+          logs: {
+            current: [
+              ["now-40m", "INFO ag second"],
+              ["now-20m", "INFO ag fourth"],
+            ],
+          },
         },
       ],
     },
   ],
-  registry: {
+  {
     agents: [
       {
         namespaceId: "acme",
@@ -93,8 +81,8 @@ const SCENARIO = {
             revision: 1,
             createdAt: "now-2h",
             placement: {
-              gateway: { clusterId: "c1", namespace: "tenant-acme", plane: "control" },
-              agent: { clusterId: "c1", namespace: "tenant-acme", plane: "execution" },
+              gateway: cliPlacement("control"),
+              agent: cliPlacement("execution"),
             },
           },
         ],
@@ -105,9 +93,9 @@ const SCENARIO = {
       { principalId: "bob", namespaceId: "acme", actions: ["read", "operate"] },
     ],
   },
-};
+);
 
-const GATEWAY = { cluster: "c1", namespace: "tenant-acme", pod: "duo-gateway-0", container: "gateway" };
+const GATEWAY = cliContainer("duo-gateway-0", "gateway");
 
 const suite = occSuite(SCENARIO);
 
@@ -227,10 +215,7 @@ describe("occ --source all against the local stack", { timeout: 120_000 }, () =>
     await admin.restart({ ...GATEWAY, exitCode: 137, reason: "OOMKilled", signal: 9 });
     await admin.append({ ...GATEWAY, lines: [["now", "INFO gw after-restart"]] });
     await admin.append({
-      cluster: "c1",
-      namespace: "tenant-acme",
-      pod: "duo-agent-0",
-      container: "agent",
+      ...cliContainer("duo-agent-0", "agent"),
       lines: [["now", "INFO ag still-here"]],
     });
     await f.until(

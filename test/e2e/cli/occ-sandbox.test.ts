@@ -9,8 +9,8 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { occSuite } from "../../support/occ-suite.ts";
-import { deniedSshLine, PROXY_TARGET, withSandbox } from "../../support/sandbox.ts";
+import { cliPlacement, cliWorld, occSuite } from "../../support/occ-suite.ts";
+import { deniedPasteLine, deniedSshLine, PROXY_TARGET, withSandbox } from "../../support/sandbox.ts";
 import { workloadLabels } from "../../support/scenario.ts";
 import { simAdmin } from "../../support/sim-admin.ts";
 import { RAW_HAZARD, runOcc, startOcc } from "./spawn.ts";
@@ -21,28 +21,17 @@ const KEY = "sk-ant-api03-Zq8XyW7vU6tS5rR4qP3oN2mL1kJ0iH9gFfEeDdCc";
 const SHELL = { gateway: "os1", sandbox: "shell-s1" };
 
 const SCENARIO = withSandbox(
-  {
-    limits: { burst: 200, ratePerSecond: 50 },
-    clusters: [
+  cliWorld(
+    [
       {
-        id: "c1",
-        namespaces: [
-          {
-            name: "tenant-acme",
-            pods: [
-              {
-                name: "shell-gateway-0",
-                uid: "66666666-6666-4666-a666-666666666666",
-                createdAt: "now-1h",
-                labels: workloadLabels("gateway", "s1", "shell"),
-                containers: [{ name: "gateway", logs: { current: [["now-50m", "INFO gw up"]] } }],
-              },
-            ],
-          },
-        ],
+        name: "shell-gateway-0",
+        uid: "66666666-6666-4666-a666-666666666666",
+        createdAt: "now-1h",
+        labels: workloadLabels("gateway", "s1", "shell"),
+        containers: [{ name: "gateway", logs: { current: [["now-50m", "INFO gw up"]] } }],
       },
     ],
-    registry: {
+    {
       agents: [
         {
           namespaceId: "acme",
@@ -53,14 +42,14 @@ const SCENARIO = withSandbox(
               deploymentId: "s1",
               revision: 1,
               createdAt: "now-2h",
-              placement: { gateway: { clusterId: "c1", namespace: "tenant-acme", plane: "control" } },
+              placement: { gateway: cliPlacement("control") },
             },
           ],
         },
       ],
       grants: [{ principalId: "alice", namespaceId: "acme", actions: ["read", "operate", "read_logs"] }],
     },
-  },
+  ),
   {
     deployment: "s1",
     gateway: SHELL.gateway,
@@ -129,15 +118,7 @@ describe("occ --source sandbox against the local stack", { timeout: 120_000 }, (
     await f.until(({ stdout }) => stdout.includes("policy reload failed"));
     await simAdmin(suite.stack).sandbox.append({
       ...SHELL,
-      lines: [
-        [
-          "now",
-          "WARN",
-          PROXY_TARGET,
-          "CONNECT paste.example.net:443",
-          { action: "deny", dst_host: "paste.example.net" },
-        ],
-      ],
+      lines: [deniedPasteLine()],
     });
     await f.until(({ stdout }) => stdout.includes("paste.example.net:443"));
     f.child.kill("SIGINT");

@@ -4,7 +4,7 @@
  * that runs the source with the `--deployment` to use, prints nothing on stdout and exits 3.
  */
 import { describe, expect, it } from "vitest";
-import { cliScenario, occSuite } from "../../support/occ-suite.ts";
+import { cliPlacement, cliScenario, occSuite } from "../../support/occ-suite.ts";
 import { workloadLabels } from "../../support/scenario.ts";
 import { runOcc } from "./spawn.ts";
 
@@ -31,7 +31,7 @@ function waitingScenario(): Json {
       state: { waiting: { reason: "ContainerCreating" } },
     }),
   );
-  const placement = { gateway: { clusterId: "c1", namespace: "tenant-acme", plane: "control" } };
+  const placement = { gateway: cliPlacement("control") };
   s.registry.agents.push({
     namespaceId: "acme",
     agentId: "fresh",

@@ -8,10 +8,10 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { occSuite } from "../../support/occ-suite.ts";
+import { cliContainer, occSuite } from "../../support/occ-suite.ts";
 import { RAW_HAZARD, runOcc, startOcc } from "./spawn.ts";
 
-const POD = { cluster: "c1", namespace: "tenant-acme", pod: "shop-gateway-0", container: "gateway" };
+const POD = cliContainer("shop-gateway-0", "gateway");
 
 const suite = occSuite();
 

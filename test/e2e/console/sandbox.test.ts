@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { deniedSshLine, PROXY_TARGET, withSandbox } from "../../support/sandbox.ts";
+import { deniedPasteLine, deniedSshLine, PROXY_TARGET, withSandbox } from "../../support/sandbox.ts";
 import { openPage } from "./browser.ts";
 import { choose, poll, rows, signIn, waitForRow } from "./helpers.ts";
 import { AGENT, consoleScenario } from "./scenario.ts";
@@ -85,15 +85,7 @@ describe("console on the sandbox source", () => {
     suite.stack.sim.advanceClock(1000);
     suite.stack.openshell.sim!.append({
       ...SANDBOX,
-      lines: [
-        [
-          "now",
-          "WARN",
-          PROXY_TARGET,
-          "CONNECT paste.example.net:443",
-          { action: "deny", dst_host: "paste.example.net" },
-        ],
-      ],
+      lines: [deniedPasteLine()],
     });
     await waitForRow(page, "paste.example.net");
     expect(logReads("sandbox").some((r) => r.url.searchParams.has("cursor"))).toBe(true);
