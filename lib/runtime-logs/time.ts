@@ -45,9 +45,13 @@ export function parseTimestamp(s: string): ParsedTime | null {
   ) {
     return null;
   }
-  if (!isCalendarInstant(y, mo, d, h, mi, se)) return null;
+  // Days up to 28 exist in every month: the full calendar check only for the rest.
+  const inEveryMonth =
+    y >= 1 && mo >= 1 && mo <= 12 && d >= 1 && d <= 28 && h >= 0 && h <= 23 && mi >= 0 && mi <= 59;
+  if (!(inEveryMonth && se >= 0 && se <= 59) && !isCalendarInstant(y, mo, d, h, mi, se)) return null;
   let i = 19;
-  let fraction = "";
+  /** Fraction digits: `[19 + 1, fractionEnd)` (none when fractionEnd is 19). */
+  let fractionEnd = 19;
   if (s.charCodeAt(i) === 46) {
     let j = i + 1;
     while (j < s.length && j - i <= 9) {
@@ -59,17 +63,23 @@ export function parseTimestamp(s: string): ParsedTime | null {
     if (n < 1 || n > 9) return null;
     const c = s.charCodeAt(j);
     if (c >= 48 && c <= 57) return null; // more than 9 digits
-    fraction = s.slice(i + 1, j);
+    fractionEnd = j;
     i = j;
   }
+  const digitsOf = fractionEnd - 20;
   const zone = s.charCodeAt(i);
   let end: number;
   let time: string;
-  let base: string;
+  let key: string;
   if (zone === 90) {
     end = i + 1;
     time = s.slice(0, end);
-    base = s.slice(0, 19);
+    // A `Z` time with all 9 fraction digits (the kubelet's own format) is its key already: slice it
+    // rather than build a new string.
+    key =
+      digitsOf === 9
+        ? s.slice(0, 29)
+        : `${s.slice(0, 19)}.${digitsOf > 0 ? s.slice(20, fractionEnd).padEnd(9, "0") : "000000000"}`;
   } else if (zone === 43 || zone === 45) {
     const oh = digits(s, i + 1, 2);
     const om = digits(s, i + 4, 2);
@@ -80,17 +90,16 @@ export function parseTimestamp(s: string): ParsedTime | null {
     const date = new Date(ms);
     const uy = date.getUTCFullYear();
     if (uy < 1 || uy > 9999) return null;
-    base = `${pad(uy, 4)}-${pad(date.getUTCMonth() + 1, 2)}-${pad(date.getUTCDate(), 2)}T${pad(
+    const base = `${pad(uy, 4)}-${pad(date.getUTCMonth() + 1, 2)}-${pad(date.getUTCDate(), 2)}T${pad(
       date.getUTCHours(),
       2,
     )}:${pad(date.getUTCMinutes(), 2)}:${pad(date.getUTCSeconds(), 2)}`;
+    const fraction = digitsOf > 0 ? s.slice(20, fractionEnd) : "";
     time = `${base}${fraction === "" ? "" : `.${fraction}`}Z`;
+    key = `${base}.${fraction.padEnd(9, "0")}`;
   } else {
     return null;
   }
-  // A `Z` time with all 9 fraction digits (the kubelet's own format) is its key already: slice it
-  // rather than build a new string.
-  const key = zone === 90 && fraction.length === 9 ? s.slice(0, 29) : `${base}.${fraction.padEnd(9, "0")}`;
   return { time, key, end };
 }
 
