@@ -127,6 +127,46 @@ function bracketTagEnd(s: string, i: number): number {
   return -1;
 }
 
+/** `table`'s words grouped by length, for lookups without slicing the line. */
+function byLength(table: Record<string, Level>): (readonly [string, Level])[][] {
+  const out: (readonly [string, Level])[][] = [];
+  for (const [word, level] of Object.entries(table)) {
+    const same = out[word.length] ?? [];
+    same.push([word, level]);
+    out[word.length] = same;
+  }
+  return out;
+}
+const LEVEL_WORDS_BY_LENGTH = byLength(LEVEL_WORDS);
+const PLAIN_LEVELS_BY_LENGTH = byLength(PLAIN_LEVELS);
+
+/**
+ * `LEVEL_WORDS[s.slice(from, to).toLowerCase()]` without the copies: the words are lower-case
+ * ASCII without a `k`, and the only characters outside ASCII that lower-case into ASCII letters
+ * (the Kelvin sign to `k`, a dotted capital I to `i` plus a combining dot) cannot complete one.
+ */
+function levelWordAt(s: string, from: number, to: number): Level | undefined {
+  const words = LEVEL_WORDS_BY_LENGTH[to - from];
+  if (words === undefined) return undefined;
+  next: for (const [word, level] of words) {
+    for (let k = 0; k < word.length; k++) {
+      let c = s.charCodeAt(from + k);
+      if (c >= 65 && c <= 90) c += 32;
+      if (c !== word.charCodeAt(k)) continue next;
+    }
+    return level;
+  }
+  return undefined;
+}
+
+/** `PLAIN_LEVELS[s.slice(from, to)]` without the copy. */
+function plainWordAt(s: string, from: number, to: number): Level | undefined {
+  const words = PLAIN_LEVELS_BY_LENGTH[to - from];
+  if (words === undefined) return undefined;
+  for (const [word, level] of words) if (s.startsWith(word, from)) return level;
+  return undefined;
+}
+
 /** Plain-text level: leading token, bracketed token, logfmt `level=`, or klog prefix. */
 export function plainLevel(s: string): RecordLevel {
   // klog: `E1129 08:00:00.000000 …`
@@ -139,8 +179,7 @@ export function plainLevel(s: string): RecordLevel {
     // Bracketed level: `[ERROR] …`, any case.
     const end = bracketTagEnd(s, i);
     if (end > 0) {
-      const inner = s.slice(i + 1, end - 1);
-      const level = LEVEL_WORDS[inner.toLowerCase()];
+      const level = levelWordAt(s, i + 1, end - 1);
       if (level !== undefined) return level;
     }
     // Bare uppercase word.
@@ -151,7 +190,7 @@ export function plainLevel(s: string): RecordLevel {
       j++;
     }
     if (j > i && (j === s.length || !isWordChar(s.charCodeAt(j)))) {
-      const level = PLAIN_LEVELS[s.slice(i, j)];
+      const level = plainWordAt(s, i, j);
       if (level !== undefined) return level;
     }
     if (end < 0) break;
@@ -228,15 +267,19 @@ const WITHHELD: { readonly [R in WithheldReason]: WithheldContent } = {
 };
 const withheldContent = (reason: WithheldReason): WithheldContent => WITHHELD[reason];
 
-const PEM_BODY = /^[A-Za-z0-9+/=]*$/;
-const PEM_HEADER = /^[A-Za-z][A-Za-z0-9-]{0,63}: \S/;
+/** A PEM body line (base64 and padding) or a PEM header (`Proc-Type: 4,ENCRYPTED`): one native test. */
+const PEM_BODY_OR_HEADER = /^(?:[A-Za-z0-9+/=]*$|[A-Za-z][A-Za-z0-9-]{0,63}: \S)/;
 
 function pemShape(s: string): Pem {
-  const begin = s.indexOf("-----BEGIN ");
-  if (begin >= 0) return s.indexOf("-----END ", begin) > 0 ? Pem.BeginEnd : Pem.Begin;
-  if (s.includes("-----END ")) return Pem.End;
+  // Both markers hold five dashes: one scan tells almost every line it has neither.
+  const dashes = s.indexOf("-----");
+  if (dashes >= 0) {
+    const begin = s.indexOf("-----BEGIN ", dashes);
+    if (begin >= 0) return s.indexOf("-----END ", begin) > 0 ? Pem.BeginEnd : Pem.Begin;
+    if (s.includes("-----END ", dashes)) return Pem.End;
+  }
   const t = s.trim();
-  if (t.length <= 128 && (PEM_BODY.test(t) || PEM_HEADER.test(t))) return Pem.Shaped;
+  if (t.length <= 128 && PEM_BODY_OR_HEADER.test(t)) return Pem.Shaped;
   return Pem.None;
 }
 
