@@ -39,6 +39,7 @@ export type RbacDenial = z.output<typeof rbacDenial>;
 
 export const clusterSchema = z.strictObject({
   id,
+  /** Bearer token; absent: the simulator generates one (stable across reloads). */
   token: z
     .string()
     .regex(/^[\x21-\x7e]{1,512}$/, "must be 1-512 visible ASCII characters")
@@ -49,20 +50,14 @@ export const clusterSchema = z.strictObject({
 });
 type ClusterDoc = z.output<typeof clusterSchema>;
 
-export interface ScenarioNamespace {
-  name: string;
+/** A namespace as parsed, its Pods and Events resolved. */
+export type ScenarioNamespace = Omit<z.output<typeof namespace>, "pods" | "events"> & {
   pods: ScenarioPod[];
   events: ScenarioEvent[];
-}
+};
 
-export interface ScenarioCluster {
-  id: string;
-  /** Bearer token; absent: the simulator generates one (stable across reloads). */
-  token?: string;
-  rbac: { deny: RbacDenial[] };
-  faults: ClusterFaults;
-  namespaces: ScenarioNamespace[];
-}
+/** A cluster as parsed, its namespaces resolved. */
+export type ScenarioCluster = Omit<ClusterDoc, "namespaces"> & { namespaces: ScenarioNamespace[] };
 
 /** The cluster at `clusters[ci]` with its times resolved against `nowNs`; duplicates go to `issues`. */
 export function resolveCluster(

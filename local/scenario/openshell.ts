@@ -14,8 +14,8 @@ export const DEFAULT_SANDBOX_CAPACITY = 2000;
 const TIME_HINT = "must be RFC 3339, now / now-<decimal>(ms|s|m|h|d), or an integer of epoch milliseconds";
 const SANDBOX_KEY = /^[A-Za-z0-9]([A-Za-z0-9._-]{0,126}[A-Za-z0-9])?$/;
 
-export type OpenShellAuth = "mtls" | "token" | "plaintext";
-export type SandboxOrigin = "sandbox" | "gateway";
+export type OpenShellAuth = z.output<typeof authSchema>;
+export type SandboxOrigin = z.output<typeof originSchema>;
 /** A gRPC status name other than OK. */
 export type GrpcFaultCode = Exclude<(typeof GRPC_CODES)[number], "OK">;
 
@@ -29,26 +29,18 @@ export interface ScenarioSandboxLine {
   source: SandboxOrigin;
 }
 
-export interface ScenarioSandbox {
-  name: string;
-  id: string;
-  capacity: number;
+/** A sandbox as parsed, its lines resolved. */
+export type ScenarioSandbox = Omit<z.output<typeof sandboxSchema>, "lines"> & {
   lines: ScenarioSandboxLine[];
-}
+};
 
-export interface OpenShellFaults {
-  latencyMs: number;
-  code: GrpcFaultCode | null;
-}
+export type OpenShellFaults = z.output<typeof faultsSchema>;
 
-export interface ScenarioGateway {
-  id: string;
-  auth: OpenShellAuth;
-  /** Bearer token for `auth: token`; absent: the simulator generates one. */
-  token?: string;
-  faults: OpenShellFaults;
-  sandboxes: ScenarioSandbox[];
-}
+/** A gateway as parsed, its sandboxes resolved. */
+export type ScenarioGateway = Omit<ParsedOpenShell[number], "sandboxes"> & { sandboxes: ScenarioSandbox[] };
+
+const authSchema = z.enum(["mtls", "token", "plaintext"]);
+const originSchema = z.enum(["sandbox", "gateway"]);
 
 /** A line before its time is resolved: `[time, level, target, message, fields?, source?]`. */
 const rawLine = z.union([
@@ -71,7 +63,7 @@ const rawLine = z.union([
     z.string().max(256),
     z.string().max(64 * 1024),
     z.record(z.string().max(256), z.string().max(64 * 1024)),
-    z.enum(["sandbox", "gateway"]),
+    originSchema,
   ]),
 ]);
 export type RawSandboxLine = z.infer<typeof rawLine>;
@@ -94,7 +86,8 @@ export const openshellSchema = z
   .array(
     z.strictObject({
       id: z.string().regex(ID_PATTERN, `must match ${ID_PATTERN.source}`),
-      auth: z.enum(["mtls", "token", "plaintext"]).default("mtls"),
+      auth: authSchema.default("mtls"),
+      /** Bearer token for `auth: token`; absent: the simulator generates one. */
       token: z
         .string()
         .regex(/^[\x21-\x7e]{8,512}$/, "must be 8–512 visible ASCII characters")

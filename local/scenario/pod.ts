@@ -107,7 +107,7 @@ export interface ScenarioContainer {
 
 export interface PodCondition {
   type: string;
-  status: "True" | "False" | "Unknown";
+  status: z.output<typeof condition>["status"];
   reason: string | null;
   message: string | null;
   lastTransitionTime: KubeTime;
