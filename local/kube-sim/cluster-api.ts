@@ -14,7 +14,7 @@ import {
   versionInfo,
 } from "./discovery.ts";
 import { renderLog } from "./kubelet-log.ts";
-import { eventJson, listJson, podJson, status } from "./objects.ts";
+import { eventJson, type Json, listJson, podJson, status } from "./objects.ts";
 import { PagingError, paginate } from "./paging.ts";
 import { decodeSsarSpec, isKubeProtobuf } from "./protobuf.ts";
 import { type Matcher, parseFieldSelector, parseLabelSelector, SelectorError } from "./selectors.ts";
@@ -24,6 +24,7 @@ import {
   type SimCluster,
   type SimContainer,
   type SimEvent,
+  type SimNamespace,
   type SimPod,
   type World,
 } from "./world.ts";
@@ -261,44 +262,56 @@ function pageOf<T>(
   }
 }
 
-function listPods(cluster: SimCluster, ns: string | null, query: URLSearchParams): ApiResponse {
-  authorize(cluster, "list", "pods", ns);
-  const opts = listOptions(query);
-  const match = selectors<SimPod>(opts, POD_FIELDS, (p) => p.labels);
-  const key = (p: SimPod) => `${p.namespace}/${p.name}`;
-  const all = namespacesOf(cluster, ns)
-    .flatMap((n) => [...n.pods.values()])
-    .filter(match)
-    .sort((a, b) => (key(a) < key(b) ? -1 : 1));
-  const page = pageOf(all, key, opts, `pods|${ns ?? "*"}`, cluster.resourceVersion);
-  return json(
-    200,
-    listJson(
-      "PodList",
-      cluster.resourceVersion,
-      page.items.map((p) => podJson(p, false)),
-      page.continueToken,
-      page.remaining,
-    ),
-  );
+/** What a list of one namespaced kind reads: its items, selectable fields, labels and JSON form. */
+interface Listed<T extends { namespace: string; name: string }> {
+  resource: "pods" | "events";
+  kind: "PodList" | "EventList";
+  items: (n: SimNamespace) => Iterable<T>;
+  fields: Record<string, (item: T) => string>;
+  labels: (item: T) => Record<string, string>;
+  toJson: (item: T) => Json;
 }
 
-function listEvents(cluster: SimCluster, ns: string | null, query: URLSearchParams): ApiResponse {
-  authorize(cluster, "list", "events", ns);
+const PODS: Listed<SimPod> = {
+  resource: "pods",
+  kind: "PodList",
+  items: (n) => n.pods.values(),
+  fields: POD_FIELDS,
+  labels: (p) => p.labels,
+  toJson: (p) => podJson(p, false),
+};
+
+const EVENTS: Listed<SimEvent> = {
+  resource: "events",
+  kind: "EventList",
+  items: (n) => n.events.values(),
+  fields: EVENT_FIELDS,
+  labels: () => ({}),
+  toJson: (e) => eventJson(e, false),
+};
+
+/** A list (one namespace, or all of them when `ns` is null): selectors, name order, pages. */
+function listOf<T extends { namespace: string; name: string }>(
+  listed: Listed<T>,
+  cluster: SimCluster,
+  ns: string | null,
+  query: URLSearchParams,
+): ApiResponse {
+  authorize(cluster, "list", listed.resource, ns);
   const opts = listOptions(query);
-  const match = selectors<SimEvent>(opts, EVENT_FIELDS, () => ({}));
-  const key = (e: SimEvent) => `${e.namespace}/${e.name}`;
+  const match = selectors<T>(opts, listed.fields, listed.labels);
+  const key = (item: T) => `${item.namespace}/${item.name}`;
   const all = namespacesOf(cluster, ns)
-    .flatMap((n) => [...n.events.values()])
+    .flatMap((n) => [...listed.items(n)])
     .filter(match)
     .sort((a, b) => (key(a) < key(b) ? -1 : 1));
-  const page = pageOf(all, key, opts, `events|${ns ?? "*"}`, cluster.resourceVersion);
+  const page = pageOf(all, key, opts, `${listed.resource}|${ns ?? "*"}`, cluster.resourceVersion);
   return json(
     200,
     listJson(
-      "EventList",
+      listed.kind,
       cluster.resourceVersion,
-      page.items.map((e) => eventJson(e, false)),
+      page.items.map(listed.toJson),
       page.continueToken,
       page.remaining,
     ),
@@ -506,14 +519,14 @@ export function handleClusterRequest(world: World, cluster: SimCluster, req: Api
       case "namespaces":
         return listNamespaces(cluster, world);
       case "pods":
-        return listPods(cluster, r.ns, req.query);
+        return listOf(PODS, cluster, r.ns, req.query);
       case "pod":
         authorize(cluster, "get", "pods", r.ns, r.name);
         return json(200, podJson(findPod(cluster, r.ns, r.name), true));
       case "log":
         return readLog(world, cluster, r.ns, r.name, req.query);
       case "events":
-        return listEvents(cluster, r.ns, req.query);
+        return listOf(EVENTS, cluster, r.ns, req.query);
       case "event": {
         authorize(cluster, "get", "events", r.ns, r.name);
         const e = cluster.namespaces.get(r.ns)?.events.get(r.name);

@@ -7,7 +7,7 @@ import type { ContainerState, KubeTime } from "../scenario/schema.ts";
 import { formatMetaTime, formatMicroTime, parseRfc3339 } from "../scenario/time.ts";
 import type { SimContainer, SimEvent, SimPod } from "./world.ts";
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
 const meta = (t: KubeTime): string => formatMetaTime(parseRfc3339(t) ?? 0n);
 const micro = (t: KubeTime): string => formatMicroTime(parseRfc3339(t) ?? 0n);
