@@ -43,28 +43,17 @@ const authSchema = z.enum(["mtls", "token", "plaintext"]);
 const originSchema = z.enum(["sandbox", "gateway"]);
 
 /** A line before its time is resolved: `[time, level, target, message, fields?, source?]`. */
+const LINE_HEAD = [
+  z.union([z.string(), z.number().int().safe()]),
+  z.string().min(1).max(32),
+  z.string().max(256),
+  z.string().max(64 * 1024),
+] as const;
+const lineFields = z.record(z.string().max(256), z.string().max(64 * 1024));
 const rawLine = z.union([
-  z.tuple([
-    z.union([z.string(), z.number().int().safe()]),
-    z.string().min(1).max(32),
-    z.string().max(256),
-    z.string().max(64 * 1024),
-  ]),
-  z.tuple([
-    z.union([z.string(), z.number().int().safe()]),
-    z.string().min(1).max(32),
-    z.string().max(256),
-    z.string().max(64 * 1024),
-    z.record(z.string().max(256), z.string().max(64 * 1024)),
-  ]),
-  z.tuple([
-    z.union([z.string(), z.number().int().safe()]),
-    z.string().min(1).max(32),
-    z.string().max(256),
-    z.string().max(64 * 1024),
-    z.record(z.string().max(256), z.string().max(64 * 1024)),
-    originSchema,
-  ]),
+  z.tuple([...LINE_HEAD]),
+  z.tuple([...LINE_HEAD, lineFields]),
+  z.tuple([...LINE_HEAD, lineFields, originSchema]),
 ]);
 export type RawSandboxLine = z.infer<typeof rawLine>;
 export const rawLinesSchema = z.array(rawLine).max(100_000);
