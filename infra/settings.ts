@@ -113,6 +113,23 @@ function readString(get: Lookup, key: string): string | undefined {
   return value.trim();
 }
 
+/** An object, or a string of one in JSON; undefined when unset. `shape` says what it must be. */
+function readObject(get: Lookup, key: string, shape: string): Record<string, unknown> | undefined {
+  let value = get(key);
+  if (value === undefined || value === "") return undefined;
+  if (typeof value === "string") {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      throw new SettingsError(`Context "${key}" is not a valid JSON object.`);
+    }
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new SettingsError(`Context "${key}" must be ${shape}.`);
+  }
+  return value as Record<string, unknown>;
+}
+
 /** A list: a JSON array of strings, or a comma-separated string. */
 function readList(get: Lookup, key: string): string[] {
   let value = get(key);
@@ -195,18 +212,8 @@ const LIMIT_KEYS = [
 const INTEGER_LIMITS = new Set(["principalInFlight", "agentInFlight", "agentShards"]);
 
 function readLimits(get: Lookup): LimitSettings {
-  let value = get(CONTEXT.limits);
-  if (value === undefined || value === "") return {};
-  if (typeof value === "string") {
-    try {
-      value = JSON.parse(value);
-    } catch {
-      throw new SettingsError(`Context "limits" is not a valid JSON object.`);
-    }
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new SettingsError(`Context "limits" must be an object.`);
-  }
+  const value = readObject(get, CONTEXT.limits, "an object");
+  if (value === undefined) return {};
   const limits: LimitSettings = {};
   for (const [key, raw] of Object.entries(value)) {
     const name = LIMIT_KEYS.find((k) => k === key);
@@ -224,18 +231,8 @@ function readLimits(get: Lookup): LimitSettings {
 const FUNCTION_NAMES: readonly string[] = FUNCTIONS.map((f) => f.name);
 
 function readReservedConcurrency(get: Lookup): Partial<Record<string, number>> {
-  let value = get(CONTEXT.reservedConcurrency);
-  if (value === undefined || value === "") return {};
-  if (typeof value === "string") {
-    try {
-      value = JSON.parse(value);
-    } catch {
-      throw new SettingsError(`Context "reservedConcurrency" is not a valid JSON object.`);
-    }
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new SettingsError(`Context "reservedConcurrency" must be an object of function name to count.`);
-  }
+  const value = readObject(get, CONTEXT.reservedConcurrency, "an object of function name to count");
+  if (value === undefined) return {};
   const out: Record<string, number> = {};
   for (const [name, raw] of Object.entries(value)) {
     if (!FUNCTION_NAMES.includes(name)) {

@@ -205,6 +205,8 @@ describe("bad context fails synth with the key named", () => {
     [{ vpcId: "vpc-1", subnetIds: VPC.subnetIds }, /vpcId/],
     [{ limits: '{"burst": -1}' }, /limits\.burst/],
     [{ limits: '{"bogus": 1}' }, /limits/],
+    [{ limits: "{burst" }, /"limits" is not a valid JSON object/],
+    [{ reservedConcurrency: "[1]" }, /"reservedConcurrency" must be an object of function name to count/],
     [{ openshellPorts: "8443" }, /openshellPorts.*vpcId|vpcId/],
     [{ ...VPC, openshellPorts: "70000" }, /openshellPorts/],
     [{ ...VPC, openshellPorts: "http" }, /openshellPorts/],
