@@ -105,91 +105,92 @@ const envelope = (description: string, dataDoc: string): Json => ({
   },
 });
 
-/** A route's path and its security from the one table (public routes need no token). */
+/** A route of the one table (lib/service/routes.ts). */
 const routeOf = (name: RouteName) => API_ROUTES.find((r) => r.name === name)!;
-const pathOf = (name: RouteName) => routeOf(name).path;
+
+interface Operation {
+  operationId: string;
+  summary: string;
+  parameters?: Json[];
+  responses: Json;
+}
+
+/** The `GET` of route `name` at its path, with the route's security (none for a public route). */
+const operation = (name: RouteName, { operationId, summary, parameters, responses }: Operation): Json => {
+  const route = routeOf(name);
+  const security = route.public ? [] : [{ bearer: [] }];
+  return {
+    [route.path]: {
+      get: { operationId, summary, security, ...(parameters ? { parameters } : {}), responses },
+    },
+  };
+};
 
 export function buildOpenApi(): Json {
   const agentParams = parameters(agentPathSchema, "path");
   const deploymentParams = parameters(deploymentPathSchema, "path");
-  const securityOf = (name: RouteName) => (routeOf(name).public ? [] : [{ bearer: [] }]);
   const paths: Json = {
-    [pathOf("health")]: {
-      get: {
-        operationId: "health",
-        summary: "Configuration sanity; never cluster data. No authorization.",
-        security: securityOf("health"),
-        responses: {
-          "200": envelope("The service is configured.", "Configuration checks."),
-          ...errorResponses(["INTERNAL"]),
-        },
+    ...operation("health", {
+      operationId: "health",
+      summary: "Configuration sanity; never cluster data. No authorization.",
+      responses: {
+        "200": envelope("The service is configured.", "Configuration checks."),
+        ...errorResponses(["INTERNAL"]),
       },
-    },
-    [pathOf("deployments")]: {
-      get: {
-        operationId: "listDeployments",
-        summary: "The Agent's deployments, newest first, the active one marked. Needs `read`.",
-        security: securityOf("deployments"),
-        parameters: agentParams,
-        responses: {
-          "200": envelope(
-            "Deployments.",
-            "A list of `{deploymentId, revision, createdAt, active}`, newest first (docs/api.md).",
+    }),
+    ...operation("deployments", {
+      operationId: "listDeployments",
+      summary: "The Agent's deployments, newest first, the active one marked. Needs `read`.",
+      parameters: agentParams,
+      responses: {
+        "200": envelope(
+          "Deployments.",
+          "A list of `{deploymentId, revision, createdAt, active}`, newest first (docs/api.md).",
+        ),
+        ...errorResponses(READ_ERRORS),
+      },
+    }),
+    ...operation("runtime", {
+      operationId: "getRuntime",
+      summary:
+        "Pods, containers, Events, log sources and restart records. Needs `read` and `operate`. No query.",
+      parameters: deploymentParams,
+      responses: {
+        "200": envelope(
+          "The runtime description.",
+          "`{deploymentId, observedAt, pods, sources, restarts}` (docs/api.md § Runtime description).",
+        ),
+        ...errorResponses(READ_ERRORS),
+      },
+    }),
+    ...operation("logs", {
+      operationId: "readLogs",
+      summary:
+        "One redacted page of a source's log, with a cursor to resume; `download=true` answers the attachment. Needs `read_logs` and `read`.",
+      parameters: [...deploymentParams, ...parameters(logQuerySchema, "query")],
+      responses: {
+        "200": {
+          ...envelope(
+            "A log page (or, with download=true, the text/plain attachment).",
+            "`{deploymentId, source, stream, observedAt, records, withheld, truncated, cursor}` (docs/api.md § Log page).",
           ),
-          ...errorResponses(READ_ERRORS),
         },
+        ...errorResponses(LOG_ERRORS),
       },
-    },
-    [pathOf("runtime")]: {
-      get: {
-        operationId: "getRuntime",
-        summary:
-          "Pods, containers, Events, log sources and restart records. Needs `read` and `operate`. No query.",
-        security: securityOf("runtime"),
-        parameters: deploymentParams,
-        responses: {
-          "200": envelope(
-            "The runtime description.",
-            "`{deploymentId, observedAt, pods, sources, restarts}` (docs/api.md § Runtime description).",
-          ),
-          ...errorResponses(READ_ERRORS),
+    }),
+    ...operation("download", {
+      operationId: "downloadLogs",
+      summary: "The same records as a page, as a text/plain attachment; always a new, audited view.",
+      parameters: [...deploymentParams, ...parameters(downloadQuerySchema, "query")],
+      responses: {
+        "200": {
+          description: "The attachment: a header line, then one line per record (docs/api.md § Download).",
+          headers: { "content-disposition": { schema: { type: "string" } } },
+          content: { "text/plain; charset=utf-8": { schema: { type: "string" } } },
         },
+        ...errorResponses(LOG_ERRORS.filter((c) => c !== "RUNTIME_LOGS_CURSOR_INVALID")),
       },
-    },
-    [pathOf("logs")]: {
-      get: {
-        operationId: "readLogs",
-        summary:
-          "One redacted page of a source's log, with a cursor to resume; `download=true` answers the attachment. Needs `read_logs` and `read`.",
-        security: securityOf("logs"),
-        parameters: [...deploymentParams, ...parameters(logQuerySchema, "query")],
-        responses: {
-          "200": {
-            ...envelope(
-              "A log page (or, with download=true, the text/plain attachment).",
-              "`{deploymentId, source, stream, observedAt, records, withheld, truncated, cursor}` (docs/api.md § Log page).",
-            ),
-          },
-          ...errorResponses(LOG_ERRORS),
-        },
-      },
-    },
-    [pathOf("download")]: {
-      get: {
-        operationId: "downloadLogs",
-        summary: "The same records as a page, as a text/plain attachment; always a new, audited view.",
-        security: securityOf("download"),
-        parameters: [...deploymentParams, ...parameters(downloadQuerySchema, "query")],
-        responses: {
-          "200": {
-            description: "The attachment: a header line, then one line per record (docs/api.md § Download).",
-            headers: { "content-disposition": { schema: { type: "string" } } },
-            content: { "text/plain; charset=utf-8": { schema: { type: "string" } } },
-          },
-          ...errorResponses(LOG_ERRORS.filter((c) => c !== "RUNTIME_LOGS_CURSOR_INVALID")),
-        },
-      },
-    },
+    }),
   };
   return {
     openapi: "3.1.0",
