@@ -12,10 +12,9 @@ import type { KubeDriver } from "../kube/driver.ts";
 import type { SandboxDriver } from "../openshell/driver.ts";
 import type { RegistryStore } from "../registry/store.ts";
 import {
-  type ObservationStore,
+  type DeploymentRestartsDeps,
   observeDeploymentRestarts,
-  type RestartCache,
-  type RestartStore,
+  type RestartLog,
 } from "../restarts/index.ts";
 import {
   type CheckStatus,
@@ -39,24 +38,19 @@ export interface TablePing {
   ping(signal: AbortSignal): Promise<void>;
 }
 
-export interface ProbeLog {
+export interface ProbeLog extends RestartLog {
   info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
 }
 
-export interface ProbeDeps {
+/** What the restart observation of each deployment needs (lib/restarts), and the probe's own checks. */
+export interface ProbeDeps extends DeploymentRestartsDeps {
   registry: Pick<RegistryStore, "listRunningAgents" | "getDeployment">;
-  driver: Pick<KubeDriver, "observeRuntime" | "readLog" | "checkAccess">;
+  driver: DeploymentRestartsDeps["driver"] & Pick<KubeDriver, "checkAccess">;
   /** `Health` per OpenShell gateway; absent, the gateways check has nothing to check. */
   sandbox?: Pick<SandboxDriver, "health">;
   tables: TablePing[];
   keys: KeyProvider;
-  restarts: RestartStore;
-  observations: ObservationStore;
   log: ProbeLog;
-  now: () => number;
-  cache?: RestartCache;
-  newId?: (timeMs: number) => string;
 }
 
 export interface ProbeOptions {
