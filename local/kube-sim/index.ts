@@ -7,8 +7,9 @@
  *   sim.restart({cluster, namespace, pod, container, exitCode: 137, reason: "OOMKilled"});
  *   await sim.close();
  */
-import { chmod, mkdir, writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { mkdir } from "node:fs/promises";
+import { resolve } from "node:path";
+import { writePrivateFiles } from "../private-files.ts";
 import { isParsedScenario, parseScenario, type Scenario } from "../scenario/schema.ts";
 import { formatKubeletTime } from "../scenario/time.ts";
 import { handleAdmin } from "./admin.ts";
@@ -154,14 +155,9 @@ class KubeSimImpl implements KubeSim {
   async writeKubeconfigs(dir: string): Promise<Record<string, string>> {
     const root = resolve(dir);
     await mkdir(root, { recursive: true });
-    const out: Record<string, string> = {};
-    for (const id of this.world.clusters.keys()) {
-      const path = join(root, `${id}.kubeconfig`);
-      await writeFile(path, this.kubeconfigYaml(id), { mode: 0o600 });
-      await chmod(path, 0o600);
-      out[id] = path;
-    }
-    return out;
+    return writePrivateFiles(root, this.world.clusters.keys(), ".kubeconfig", (id) =>
+      this.kubeconfigYaml(id),
+    );
   }
 
   now(): Date {

@@ -11,8 +11,9 @@
  * simulator's `/__sim/sandbox/*` routes (`handleSandboxAdmin`) and are exported here for tests.
  */
 import { randomBytes } from "node:crypto";
-import { chmod, mkdir, writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { mkdir } from "node:fs/promises";
+import { resolve } from "node:path";
+import { writePrivateFiles } from "../private-files.ts";
 import type { ScenarioGateway } from "../scenario/openshell.ts";
 import { processPki, type SimPki } from "./certs.ts";
 import { type CallCounts, GatewayServer } from "./server.ts";
@@ -112,14 +113,12 @@ class OpenShellSimImpl implements OpenShellSim {
   async writeConnections(dir: string): Promise<Record<string, string>> {
     const root = resolve(dir);
     await mkdir(root, { recursive: true, mode: 0o700 });
-    const out: Record<string, string> = {};
-    for (const id of this.world.gateways.keys()) {
-      const path = join(root, `${id}.json`);
-      await writeFile(path, `${JSON.stringify(this.connectionDocument(id), null, 2)}\n`, { mode: 0o600 });
-      await chmod(path, 0o600);
-      out[id] = path;
-    }
-    return out;
+    return writePrivateFiles(
+      root,
+      this.world.gateways.keys(),
+      ".json",
+      (id) => `${JSON.stringify(this.connectionDocument(id), null, 2)}\n`,
+    );
   }
 
   append(input: AppendInput) {
