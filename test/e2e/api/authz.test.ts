@@ -3,20 +3,13 @@
  * free of limiter tokens, revocation effective on the very next poll; and the limiter's 429.
  */
 import { DeleteCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { grantKey } from "../../../lib/registry/items.ts";
 import { createDynamo, localDynamoOptions } from "../../../lib/state/dynamo.ts";
-import type { LocalStack } from "../../../local/stack/index.ts";
-import { client, LOGS, NS, RUNTIME, scenario, startStack } from "./support.ts";
+import { apiSuite, HIGH_LIMITS, LOGS, NS, RUNTIME, scenario } from "./support.ts";
 
-let stack: LocalStack;
-let get: ReturnType<typeof client>;
-
-beforeAll(async () => {
-  stack = await startStack(scenario(["INFO hello"], { limits: { burst: 1000, ratePerSecond: 1000 } }));
-  get = client(stack);
-});
-afterAll(async () => stack?.close());
+const suite = apiSuite(() => scenario(["INFO hello"], { limits: HIGH_LIMITS }));
+const { get } = suite;
 
 const routes = {
   status: RUNTIME,
@@ -73,10 +66,10 @@ describe("authorization matrix", () => {
   it("audits denials with the failed action", async () => {
     const reply = await get(`${LOGS}?source=gateway`, "bob");
     expect(reply.status).toBe(403);
-    const { doc } = createDynamo(localDynamoOptions(stack.dynamodbEndpoint));
+    const { doc } = createDynamo(localDynamoOptions(suite.stack.dynamodbEndpoint));
     const out = await doc.send(
       new QueryCommand({
-        TableName: stack.environment.AUDIT_TABLE,
+        TableName: suite.stack.environment.AUDIT_TABLE,
         KeyConditionExpression: "pk = :pk",
         ExpressionAttributeValues: { ":pk": `AGENT#${NS}#support` },
       }),
@@ -88,12 +81,12 @@ describe("authorization matrix", () => {
   });
 
   it("names the route in a denial's event: a denied download is a download, however it was asked for", async () => {
-    const { doc } = createDynamo(localDynamoOptions(stack.dynamodbEndpoint));
+    const { doc } = createDynamo(localDynamoOptions(suite.stack.dynamodbEndpoint));
     const denials = async () =>
       (
         await doc.send(
           new QueryCommand({
-            TableName: stack.environment.AUDIT_TABLE,
+            TableName: suite.stack.environment.AUDIT_TABLE,
             KeyConditionExpression: "pk = :pk AND begins_with(sk, :denied)",
             ExpressionAttributeValues: { ":pk": `AGENT#${NS}#support`, ":denied": "DENIED#" },
           }),
@@ -117,9 +110,12 @@ describe("authorization matrix", () => {
   it("revoking a grant stops the very next poll", async () => {
     const page = await get(`${LOGS}?source=gateway`, "alice");
     expect(page.status).toBe(200);
-    const { doc } = createDynamo(localDynamoOptions(stack.dynamodbEndpoint));
+    const { doc } = createDynamo(localDynamoOptions(suite.stack.dynamodbEndpoint));
     await doc.send(
-      new DeleteCommand({ TableName: stack.environment.REGISTRY_TABLE, Key: grantKey("alice", NS, "*") }),
+      new DeleteCommand({
+        TableName: suite.stack.environment.REGISTRY_TABLE,
+        Key: grantKey("alice", NS, "*"),
+      }),
     );
     const poll = await get(
       `${LOGS}?source=gateway&cursor=${encodeURIComponent(page.json.data.cursor)}`,

@@ -3,24 +3,17 @@
  * Pod list the view is decided on, the log read of that very Pod, and the re-read of the Pod — as
  * the simulator's own request counters see them.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LocalStack } from "../../../local/stack/index.ts";
-import { CLUSTER, client, GW_POD, K8S_NS, LOGS, scenario, startStack } from "./support.ts";
+import { describe, expect, it } from "vitest";
+import { apiSuite, CLUSTER, GW_POD, HIGH_LIMITS, K8S_NS, LOGS, scenario } from "./support.ts";
 
-let stack: LocalStack;
-let get: ReturnType<typeof client>;
-
-beforeAll(async () => {
-  stack = await startStack(scenario(["INFO hello"], { limits: { burst: 1000, ratePerSecond: 1000 } }));
-  get = client(stack);
-});
-afterAll(async () => stack?.close());
+const suite = apiSuite(() => scenario(["INFO hello"], { limits: HIGH_LIMITS }));
+const { get } = suite;
 
 function counted<T>(work: () => Promise<T>) {
   return async () => {
-    const before = stack.sim.stats().total;
+    const before = suite.stack.sim.stats().total;
     const result = await work();
-    const after = stack.sim.stats().total;
+    const after = suite.stack.sim.stats().total;
     return {
       result,
       requests: after.requests - before.requests,
@@ -40,14 +33,14 @@ describe("cluster calls per request (P9)", () => {
 
     let cursor: string = first.result.json.data.cursor;
     for (let i = 0; i < 5; i++) {
-      stack.sim.append({
+      suite.stack.sim.append({
         cluster: CLUSTER,
         namespace: K8S_NS,
         pod: GW_POD,
         container: "gateway",
-        lines: [[new Date(stack.sim.now().getTime() + 1).toISOString(), `INFO poll ${i}`]],
+        lines: [[new Date(suite.stack.sim.now().getTime() + 1).toISOString(), `INFO poll ${i}`]],
       });
-      stack.sim.advanceClock(1000);
+      suite.stack.sim.advanceClock(1000);
       const poll = await counted(() => get(`${LOGS}?source=gateway&cursor=${encodeURIComponent(cursor)}`))();
       expect(poll.result.status).toBe(200);
       expect(

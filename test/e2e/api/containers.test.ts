@@ -5,16 +5,12 @@
  * other than the main one says so in its file name; the view's audit record names the container.
  */
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createDynamo, localDynamoOptions } from "../../../lib/state/dynamo.ts";
-import type { LocalStack } from "../../../local/stack/index.ts";
-import { CLUSTER, client, GW_POD, K8S_NS, LOGS, NS, type Reply, scenario, startStack } from "./support.ts";
+import { apiSuite, CLUSTER, GW_POD, HIGH_LIMITS, K8S_NS, LOGS, NS, type Reply, scenario } from "./support.ts";
 
-let stack: LocalStack;
-let get: ReturnType<typeof client>;
-
-beforeAll(async () => {
-  const raw = scenario(["INFO gateway up"], { limits: { burst: 1000, ratePerSecond: 1000 } });
+const suite = apiSuite(() => {
+  const raw = scenario(["INFO gateway up"], { limits: HIGH_LIMITS });
   const gw = raw.clusters[0]?.namespaces[0]?.pods[0] as { containers: Record<string, unknown>[] };
   gw.containers.unshift({
     name: "workspace-init",
@@ -34,10 +30,9 @@ beforeAll(async () => {
       ],
     },
   });
-  stack = await startStack(raw);
-  get = client(stack);
+  return raw;
 });
-afterAll(async () => stack?.close());
+const { get } = suite;
 
 const messages = (reply: Reply): string[] =>
   reply.json.data.records
@@ -53,12 +48,12 @@ describe("the container parameter", () => {
     expect(messages(first).join("\n")).not.toContain("gateway up");
 
     // A line of the main container must not show up in the init container's view.
-    stack.sim.append({
+    suite.stack.sim.append({
       cluster: CLUSTER,
       namespace: K8S_NS,
       pod: GW_POD,
       container: "gateway",
-      lines: [[new Date(stack.sim.now().getTime() + 1).toISOString(), "INFO main only"]],
+      lines: [[new Date(suite.stack.sim.now().getTime() + 1).toISOString(), "INFO main only"]],
     });
     const poll = await get(`${LOGS}?source=gateway&cursor=${encodeURIComponent(first.json.data.cursor)}`);
     expect(poll.status).toBe(200);
@@ -117,10 +112,10 @@ describe("the container parameter", () => {
 
   it("audits the container a view reads", async () => {
     await get(`${LOGS}?source=gateway&container=workspace-init`, "carol");
-    const { doc } = createDynamo(localDynamoOptions(stack.dynamodbEndpoint));
+    const { doc } = createDynamo(localDynamoOptions(suite.stack.dynamodbEndpoint));
     const out = await doc.send(
       new QueryCommand({
-        TableName: stack.environment.AUDIT_TABLE,
+        TableName: suite.stack.environment.AUDIT_TABLE,
         KeyConditionExpression: "pk = :pk",
         ExpressionAttributeValues: { ":pk": `AGENT#${NS}#support` },
       }),

@@ -4,29 +4,23 @@
  * without its audit record.
  */
 import { CreateTableCommand, DeleteTableCommand } from "@aws-sdk/client-dynamodb";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { createDynamo, localDynamoOptions } from "../../../lib/state/dynamo.ts";
 import { AUDIT_TABLE, createTableInput, REGISTRY_TABLE } from "../../../lib/state/tables.ts";
-import type { LocalStack } from "../../../local/stack/index.ts";
-import { CLUSTER, client, LOGS, RUNTIME, scenario, startStack } from "./support.ts";
+import { apiSuite, CLUSTER, HIGH_LIMITS, LOGS, RUNTIME, scenario } from "./support.ts";
 
-let stack: LocalStack;
-let get: ReturnType<typeof client>;
 const SECRET_LINE = "INFO the marker line 7c1e";
 
-beforeAll(async () => {
-  stack = await startStack(scenario([SECRET_LINE], { limits: { burst: 1000, ratePerSecond: 1000 } }));
-  get = client(stack);
-});
-afterAll(async () => stack?.close());
+const suite = apiSuite(() => scenario([SECRET_LINE], { limits: HIGH_LIMITS }));
+const { get } = suite;
 afterEach(() => {
-  stack.sim.setFault({ cluster: CLUSTER, latencyMs: 0, failRate: 0, status: null, unreachable: false });
+  suite.stack.sim.setFault({ cluster: CLUSTER, latencyMs: 0, failRate: 0, status: null, unreachable: false });
 });
 
-const logReads = () => stack.sim.stats().total.logReads;
+const logReads = () => suite.stack.sim.stats().total.logReads;
 
 async function withTableGone(table: typeof AUDIT_TABLE, name: string, fn: () => Promise<void>) {
-  const { client: ddb } = createDynamo(localDynamoOptions(stack.dynamodbEndpoint));
+  const { client: ddb } = createDynamo(localDynamoOptions(suite.stack.dynamodbEndpoint));
   await ddb.send(new DeleteTableCommand({ TableName: name }));
   try {
     await fn();
@@ -37,7 +31,7 @@ async function withTableGone(table: typeof AUDIT_TABLE, name: string, fn: () => 
 
 describe("faults", () => {
   it("cluster 403 → 503 RUNTIME_LOGS_CLUSTER_RBAC, with no cluster text", async () => {
-    stack.sim.setFault({ cluster: CLUSTER, status: 403 });
+    suite.stack.sim.setFault({ cluster: CLUSTER, status: 403 });
     const reply = await get(RUNTIME, "carol");
     expect(reply.status).toBe(503);
     expect(reply.json.error.code).toBe("RUNTIME_LOGS_CLUSTER_RBAC");
@@ -45,14 +39,14 @@ describe("faults", () => {
   });
 
   it("unreachable cluster → 503 RUNTIME_LOGS_UNAVAILABLE", async () => {
-    stack.sim.setFault({ cluster: CLUSTER, unreachable: true });
+    suite.stack.sim.setFault({ cluster: CLUSTER, unreachable: true });
     const reply = await get(RUNTIME, "carol");
     expect(reply.status).toBe(503);
     expect(reply.json.error.code).toBe("RUNTIME_LOGS_UNAVAILABLE");
   });
 
   it("a lone cluster call past its 5 s timeout → 503 RUNTIME_LOGS_UNAVAILABLE", async () => {
-    stack.sim.setFault({ cluster: CLUSTER, latencyMs: 5_600 });
+    suite.stack.sim.setFault({ cluster: CLUSTER, latencyMs: 5_600 });
     const reply = await get(RUNTIME, "carol");
     expect(reply.status).toBe(503);
     expect(reply.json.error.code).toBe("RUNTIME_LOGS_UNAVAILABLE");
@@ -60,7 +54,7 @@ describe("faults", () => {
 
   it("calls that together pass the 10 s request deadline → 504 RUNTIME_LOGS_TIMEOUT, no log bytes", async () => {
     expect((await get(`${LOGS}?source=gateway`, "carol")).status).toBe(200); // warm: time the deadline, not the import
-    stack.sim.setFault({ cluster: CLUSTER, latencyMs: 3_600 });
+    suite.stack.sim.setFault({ cluster: CLUSTER, latencyMs: 3_600 });
     const started = Date.now();
     const reply = await get(`${LOGS}?source=gateway`, "carol");
     expect(reply.status).toBe(504);
@@ -70,7 +64,7 @@ describe("faults", () => {
   });
 
   it("audit failing → 503 RUNTIME_LOGS_AUDIT_UNAVAILABLE and nothing read", async () => {
-    await withTableGone(AUDIT_TABLE, stack.environment.AUDIT_TABLE as string, async () => {
+    await withTableGone(AUDIT_TABLE, suite.stack.environment.AUDIT_TABLE as string, async () => {
       const before = logReads();
       const reply = await get(`${LOGS}?source=gateway`, "carol");
       expect(reply.status).toBe(503);
@@ -85,7 +79,7 @@ describe("faults", () => {
   });
 
   it("registry failing → 503 DEPENDENCY_UNAVAILABLE", async () => {
-    await withTableGone(REGISTRY_TABLE, stack.environment.REGISTRY_TABLE as string, async () => {
+    await withTableGone(REGISTRY_TABLE, suite.stack.environment.REGISTRY_TABLE as string, async () => {
       const reply = await get(`${LOGS}?source=gateway`, "dave");
       expect(reply.status).toBe(503);
       expect(reply.json.error.code).toBe("DEPENDENCY_UNAVAILABLE");

@@ -4,22 +4,13 @@
  * withheld lines labeled, or 503 RUNTIME_LOGS_UNAVAILABLE when the body is unusable as a whole —
  * never 500 or 504, never a secret-shaped byte, for a new view and for a cursor poll alike.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { LocalStack } from "../../../local/stack/index.ts";
-import { CLUSTER, client, GW_POD, K8S_NS, LOGS, type Reply, scenario, startStack } from "./support.ts";
+import { afterEach, describe, expect, it } from "vitest";
+import { apiSuite, CLUSTER, GW_POD, HIGH_LIMITS, K8S_NS, LOGS, type Reply, scenario } from "./support.ts";
 
-let stack: LocalStack;
-let get: ReturnType<typeof client>;
-
-beforeAll(async () => {
-  stack = await startStack(
-    scenario(["INFO before the node went bad"], { limits: { burst: 1000, ratePerSecond: 1000 } }),
-  );
-  get = client(stack);
-});
-afterAll(async () => stack?.close());
+const suite = apiSuite(() => scenario(["INFO before the node went bad"], { limits: HIGH_LIMITS }));
+const { get } = suite;
 afterEach(() => {
-  stack.sim.setFault({ cluster: CLUSTER, rawLog: null });
+  suite.stack.sim.setFault({ cluster: CLUSTER, rawLog: null });
 });
 
 const MIB = 1024 * 1024;
@@ -33,7 +24,7 @@ const BODIES: Array<[string, string]> = [
 ];
 
 function serve(unit: string): void {
-  stack.sim.setFault({
+  suite.stack.sim.setFault({
     cluster: CLUSTER,
     rawLog: {
       namespace: K8S_NS,

@@ -5,28 +5,25 @@
  * once the service's clock catches up with its lines; no line is delivered twice.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LocalStack } from "../../../local/stack/index.ts";
-import { CLUSTER, client, GW_POD, K8S_NS, LOGS, scenario, startStack } from "./support.ts";
+import { apiSuite, CLUSTER, GW_POD, HIGH_LIMITS, K8S_NS, LOGS, scenario } from "./support.ts";
 
-let stack: LocalStack;
-let get: ReturnType<typeof client>;
 // The service's clock is the process's Date.now, read through this skew so a test can move it on
 // (the handlers capture Date.now when the stack starts). The simulator keeps its manual clock.
 const realNow = Date.now;
 let skewMs = 0;
 
-beforeAll(async () => {
+// Before the stack starts, and put back after it has closed (after hooks run in reverse order).
+beforeAll(() => {
   Date.now = () => realNow() + skewMs;
-  stack = await startStack(scenario(["INFO first line"], { limits: { burst: 1000, ratePerSecond: 1000 } }));
-  get = client(stack);
 });
-afterAll(async () => {
-  await stack?.close();
+afterAll(() => {
   Date.now = realNow;
 });
+const suite = apiSuite(() => scenario(["INFO first line"], { limits: HIGH_LIMITS }));
+const { get } = suite;
 
 const append = (lines: Array<[string, string]>) =>
-  stack.sim.append({ cluster: CLUSTER, namespace: K8S_NS, pod: GW_POD, container: "gateway", lines });
+  suite.stack.sim.append({ cluster: CLUSTER, namespace: K8S_NS, pod: GW_POD, container: "gateway", lines });
 
 interface Rec {
   type: string;
@@ -61,10 +58,10 @@ describe("hostile clocks end to end", () => {
       ["2099-01-01T00:00:00Z", "INFO a line from the future"],
       ["now", "INFO after the future 1"],
     ]);
-    stack.sim.advanceClock(1000);
+    suite.stack.sim.advanceClock(1000);
     await f.poll();
     append([["now", "INFO after the future 2"]]);
-    stack.sim.advanceClock(1000);
+    suite.stack.sim.advanceClock(1000);
     await f.poll();
     append([["now", "INFO after the future 3"]]);
     await f.poll();
@@ -79,10 +76,10 @@ describe("hostile clocks end to end", () => {
     const f = follower();
     await f.poll();
     append([["now", "INFO before the step"]]);
-    stack.sim.advanceClock(1000);
+    suite.stack.sim.advanceClock(1000);
     await f.poll();
     // The node's clock moves back an hour; its new lines carry earlier times than the frontier.
-    stack.sim.setClock("now-1h");
+    suite.stack.sim.setClock("now-1h");
     append([
       ["now", "INFO after the step 1"],
       ["now", "INFO after the step 2"],
@@ -94,7 +91,7 @@ describe("hostile clocks end to end", () => {
     expect(gapIndex).toBeGreaterThanOrEqual(0);
     expect(messages(found.slice(gapIndex))).toEqual(["INFO after the step 1", "INFO after the step 2"]);
     // From here lines on the node's new clock keep arriving, once each.
-    stack.sim.advanceClock(1000);
+    suite.stack.sim.advanceClock(1000);
     append([["now", "INFO after the step 3"]]);
     skewMs += 1000;
     expect(messages(await f.poll())).toEqual(["INFO after the step 3"]);
@@ -105,30 +102,30 @@ describe("hostile clocks end to end", () => {
   it("a node clock step forward: lines minutes ahead are shown once, also when the service catches up", async () => {
     // Node and service agree, then the node's clock jumps three minutes ahead (beyond the 60 s a
     // line may lead the service's clock and still move the frontier).
-    stack.sim.setClock(new Date(Date.now()));
+    suite.stack.sim.setClock(new Date(Date.now()));
     const f = follower();
     await f.poll();
     append([["now", "INFO before the forward step"]]);
-    stack.sim.advanceClock(1000);
+    suite.stack.sim.advanceClock(1000);
     skewMs += 1000;
     expect(messages(await f.poll())).toContain("INFO before the forward step");
-    stack.sim.setClock(new Date(Date.now() + 180_000));
+    suite.stack.sim.setClock(new Date(Date.now() + 180_000));
     append([
       ["now", "INFO ahead 1"],
       ["now", "INFO ahead 2"],
     ]);
-    stack.sim.advanceClock(1000);
+    suite.stack.sim.advanceClock(1000);
     skewMs += 1000;
     expect(messages(await f.poll())).toEqual(["INFO ahead 1", "INFO ahead 2"]);
     // The service's clock moves on 150 s: those lines are no longer far-future for it, and are not
     // shown again; the node, still three minutes ahead, keeps writing.
     skewMs += 150_000;
-    stack.sim.advanceClock(150_000);
+    suite.stack.sim.advanceClock(150_000);
     append([["now", "INFO ahead 3"]]);
     expect(messages(await f.poll())).toEqual(["INFO ahead 3"]);
     for (const i of [4, 5]) {
       skewMs += 5_000;
-      stack.sim.advanceClock(5_000);
+      suite.stack.sim.advanceClock(5_000);
       append([["now", `INFO ahead ${i}`]]);
       expect(messages(await f.poll())).toEqual([`INFO ahead ${i}`]);
     }

@@ -2,23 +2,18 @@
  * R9 through the simulator: a cluster whose Pod list repeats a UID is not describing real Pods.
  * Status and logs answer 503 RUNTIME_LOGS_UNAVAILABLE rather than guessing which Pod is meant.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LocalStack } from "../../../local/stack/index.ts";
-import { client, GW_UID, LOGS, RUNTIME, scenario, startStack } from "./support.ts";
+import { describe, expect, it } from "vitest";
+import { apiSuite, GW_UID, LOGS, RUNTIME, scenario } from "./support.ts";
 
-let stack: LocalStack;
-let get: ReturnType<typeof client>;
-
-beforeAll(async () => {
+const suite = apiSuite(() => {
   const raw = scenario(["INFO hello"]);
   const pods = raw.clusters[0]?.namespaces[0]?.pods as Record<string, unknown>[];
   const twin = structuredClone(pods[0]) as Record<string, unknown>;
   // A second gateway Pod of another name that claims the first one's UID.
   pods.push({ ...twin, name: "gw-1", uid: GW_UID, createdAt: "now-30m" });
-  stack = await startStack(raw);
-  get = client(stack);
+  return raw;
 });
-afterAll(async () => stack?.close());
+const { get } = suite;
 
 describe("a Pod list that repeats a UID", () => {
   it("makes status and logs unavailable, with the fixed message only", async () => {

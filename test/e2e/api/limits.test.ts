@@ -1,16 +1,9 @@
 /** R4 over HTTP: 429 with a numeric Retry-After after the burst; denials spend nothing. */
-import { afterAll, beforeAll, expect, it } from "vitest";
-import type { LocalStack } from "../../../local/stack/index.ts";
-import { client, LOGS, RUNTIME, scenario, startStack } from "./support.ts";
+import { expect, it } from "vitest";
+import { apiSuite, LOGS, RUNTIME, scenario } from "./support.ts";
 
-let stack: LocalStack;
-let get: ReturnType<typeof client>;
-
-beforeAll(async () => {
-  stack = await startStack(scenario(["INFO hello"], { limits: { burst: 3, ratePerSecond: 0.01 } }));
-  get = client(stack);
-});
-afterAll(async () => stack?.close());
+const suite = apiSuite(() => scenario(["INFO hello"], { limits: { burst: 3, ratePerSecond: 0.01 } }));
+const { get } = suite;
 
 it("answers 429 with a numeric Retry-After after the burst, and denials spend nothing", async () => {
   // bob may read the runtime but not the logs: five denials first, which must cost nothing.

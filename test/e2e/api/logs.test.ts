@@ -4,40 +4,34 @@
  * replay; and a fuzz of paths and queries (R1, R2, R3, R6).
  */
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { LOG_QUERY_PARAMETERS } from "../../../lib/api/schemas.ts";
-import type { LocalStack } from "../../../local/stack/index.ts";
 import {
+  apiSuite,
   CLUSTER,
   canaries,
-  client,
   GW_POD,
   H_POD,
+  HIGH_LIMITS,
   K8S_NS,
   LOGS,
   NS,
   type Reply,
   RUNTIME,
   scenario,
-  startStack,
 } from "./support.ts";
 
-let stack: LocalStack;
-let get: ReturnType<typeof client>;
 const corpus = canaries();
 
-beforeAll(async () => {
-  stack = await startStack(
-    scenario(corpus.lines, {
-      limits: { burst: 1000, ratePerSecond: 1000 },
-      eventMessage: `Liveness probe failed on node ${corpus.node} with token ${corpus.secrets.github}`,
-    }),
-  );
-  get = client(stack);
-});
-afterAll(async () => stack?.close());
+const suite = apiSuite(() =>
+  scenario(corpus.lines, {
+    limits: HIGH_LIMITS,
+    eventMessage: `Liveness probe failed on node ${corpus.node} with token ${corpus.secrets.github}`,
+  }),
+);
+const { get } = suite;
 
-const logReads = () => stack.sim.stats().total.logReads;
+const logReads = () => suite.stack.sim.stats().total.logReads;
 
 function expectNoCanary(reply: Reply) {
   const everything = `${reply.text}\n${[...reply.headers.entries()].map(([k, v]) => `${k}: ${v}`).join("\n")}`;
@@ -45,9 +39,9 @@ function expectNoCanary(reply: Reply) {
 }
 
 describe("follow session", () => {
-  const at = (offsetMs: number) => new Date(stack.sim.now().getTime() + offsetMs).toISOString();
+  const at = (offsetMs: number) => new Date(suite.stack.sim.now().getTime() + offsetMs).toISOString();
   const append = (pod: string, seqs: number[]) =>
-    stack.sim.append({
+    suite.stack.sim.append({
       cluster: CLUSTER,
       namespace: K8S_NS,
       pod,
@@ -77,21 +71,21 @@ describe("follow session", () => {
     };
 
     append(H_POD, [1, 2]);
-    stack.sim.advanceClock(1000);
+    suite.stack.sim.advanceClock(1000);
     let page = await poll(null);
     expect(page.json.data.stream).toMatchObject({ pod: H_POD, container: "harness", previous: false });
     expect(seqsOf(page)).toEqual([1, 2]);
 
     append(H_POD, [3, 4, 5]);
-    stack.sim.advanceClock(1000);
+    suite.stack.sim.advanceClock(1000);
     page = await poll(page.json.data.cursor);
     expect(seqsOf(page)).toEqual([3, 4, 5]);
 
-    stack.sim.advanceClock(1000);
+    suite.stack.sim.advanceClock(1000);
     page = await poll(page.json.data.cursor);
     expect(seqsOf(page)).toEqual([]);
 
-    stack.sim.restart({
+    suite.stack.sim.restart({
       cluster: CLUSTER,
       namespace: K8S_NS,
       pod: H_POD,
@@ -100,13 +94,13 @@ describe("follow session", () => {
       reason: "Error",
     });
     append(H_POD, [6, 7]);
-    stack.sim.advanceClock(1000);
+    suite.stack.sim.advanceClock(1000);
     page = await poll(page.json.data.cursor);
     expect(gapsOf(page)).toContain("stream_replaced");
     expect(seqsOf(page)).toEqual([6, 7]);
     expect(page.json.data.stream.restartCount).toBe(1);
 
-    const replacement = stack.sim.replacePod({
+    const replacement = suite.stack.sim.replacePod({
       cluster: CLUSTER,
       namespace: K8S_NS,
       pod: H_POD,
@@ -114,7 +108,7 @@ describe("follow session", () => {
       newUid: "6f1c0000-0000-4000-8000-0000000000aa",
     });
     append(replacement.name, [8]);
-    stack.sim.advanceClock(1000);
+    suite.stack.sim.advanceClock(1000);
     page = await poll(page.json.data.cursor);
     expect(page.json.data.stream.pod).toBe("h-1");
     expect(gapsOf(page)).toContain("stream_replaced");

@@ -4,6 +4,7 @@
  */
 
 import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll } from "vitest";
 import { type LocalStack, startLocalStack } from "../../../local/stack/index.ts";
 import { workloadLabels } from "../../support/scenario.ts";
 
@@ -180,3 +181,31 @@ export function client(stack: LocalStack) {
 }
 
 export const startStack = (raw: object) => startLocalStack({ scenario: raw, port: 0, quiet: true });
+
+/** A bucket far above what a suite sends, for the suites that are not about the limiter. */
+export const HIGH_LIMITS = { burst: 1000, ratePerSecond: 1000 };
+
+export interface ApiSuite {
+  readonly stack: LocalStack;
+  /** The contract client of this suite's stack (`client(stack)`), usable once `beforeAll` has run. */
+  readonly get: (path: string, principal?: string | null) => Promise<Reply>;
+}
+
+/**
+ * What every HTTP suite starts with: one local stack on the scenario `build` makes when the suite
+ * starts, closed after it. Hooks registered before this call run before the stack starts.
+ */
+export function apiSuite(build: () => object): ApiSuite {
+  const state = {} as { stack: LocalStack; get: ReturnType<typeof client> };
+  beforeAll(async () => {
+    state.stack = await startStack(build());
+    state.get = client(state.stack);
+  });
+  afterAll(async () => state.stack?.close());
+  return {
+    get stack() {
+      return state.stack;
+    },
+    get: (path, principal) => state.get(path, principal),
+  };
+}
