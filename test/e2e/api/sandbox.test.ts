@@ -69,13 +69,27 @@ function sandboxScenario() {
   });
 }
 
+/** A stack on the sandbox scenario whose files (stack.json, connection documents) are under `workDir`. */
+const startSandboxStack = (workDir: string) =>
+  startLocalStack({ scenario: sandboxScenario(), port: 0, quiet: true, workDir });
+
+/** Runs `fn` with a fresh temporary directory, removed afterwards whatever happens. */
+async function inTempDir(prefix: string, fn: (dir: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  try {
+    await fn(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 let root: string;
 let stack: LocalStack;
 let get: ReturnType<typeof client>;
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), "sandbox-e2e-"));
-  stack = await startLocalStack({ scenario: sandboxScenario(), port: 0, quiet: true, workDir: root });
+  stack = await startSandboxStack(root);
   get = client(stack);
 }, 60_000);
 
@@ -268,14 +282,8 @@ describe("the sandbox admin routes", () => {
 
 describe("a reloaded scenario", () => {
   it("replaces the gateways (ports, documents, Registry, stack.json), and one without them stops the simulator", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "sandbox-reload-"));
-    try {
-      const other = await startLocalStack({
-        scenario: sandboxScenario(),
-        port: 0,
-        quiet: true,
-        workDir: dir,
-      });
+    await inTempDir("sandbox-reload-", async (dir) => {
+      const other = await startSandboxStack(dir);
       try {
         const read = client(other);
         const before = other.openshell.endpoints[GATEWAY];
@@ -316,22 +324,14 @@ describe("a reloaded scenario", () => {
       } finally {
         await other.close();
       }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe("closing the stack", () => {
   it("stops the simulator and removes the connection documents", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "sandbox-close-"));
-    try {
-      const other = await startLocalStack({
-        scenario: sandboxScenario(),
-        port: 0,
-        quiet: true,
-        workDir: dir,
-      });
+    await inTempDir("sandbox-close-", async (dir) => {
+      const other = await startSandboxStack(dir);
       const endpoint = other.openshell.endpoints[GATEWAY]!;
       const path = other.openshell.connections[GATEWAY]!;
       expect(existsSync(path)).toBe(true);
@@ -348,8 +348,6 @@ describe("closing the stack", () => {
         socket.once("error", () => resolve(true));
       });
       expect(refused).toBe(true);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });

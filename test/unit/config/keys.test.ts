@@ -18,6 +18,29 @@ const file = (name: string, content: unknown) => {
   writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content));
   return { kind: "file" as const, path };
 };
+/** Secrets Manager faked at the SDK edge (its `send`): `answer` gives each secret's string, or throws. */
+function secretsManager(answer: (secretId: string) => string) {
+  const sm = {
+    calls: 0,
+    client: {
+      send: async (command: { input: { SecretId: string } }) => {
+        sm.calls++;
+        return { SecretString: answer(command.input.SecretId) };
+      },
+    } as unknown as SecretsManagerClient,
+  };
+  return sm;
+}
+
+/** A provider of both keys from the secrets `cursor` and `identity` of `client`. */
+const fromSecrets = (client: SecretsManagerClient, options: { now: () => number; random?: () => number }) =>
+  createKeyProvider({
+    cursor: { kind: "secret", secretId: "cursor" },
+    identity: { kind: "secret", secretId: "identity" },
+    secrets: () => client,
+    ...options,
+  });
+
 const noSecrets = () => {
   throw new Error("no Secrets Manager in this test");
 };
@@ -73,28 +96,17 @@ describe("key provider", () => {
   });
 
   it("reads Secrets Manager at the SDK edge and caches the keys", async () => {
-    let calls = 0;
     const docs: Record<string, unknown> = { cursor: keyDoc("c1"), identity: keyDoc("i1") };
-    const secrets = {
-      send: async (command: { input: { SecretId: string } }) => {
-        calls++;
-        return { SecretString: JSON.stringify(docs[command.input.SecretId]) };
-      },
-    } as unknown as SecretsManagerClient;
+    const sm = secretsManager((id) => JSON.stringify(docs[id]));
     let now = 0;
-    const load = createKeyProvider({
-      cursor: { kind: "secret", secretId: "cursor" },
-      identity: { kind: "secret", secretId: "identity" },
-      secrets: () => secrets,
-      now: () => now,
-    });
+    const load = fromSecrets(sm.client, { now: () => now });
     await load();
     await load();
-    expect(calls).toBe(2);
+    expect(sm.calls).toBe(2);
     docs.identity = keyDoc("i2", { previous: docs.identity });
     now += 6 * 60_000; // past the refresh interval: rotation reaches warm containers
     await load(); // served from the last copy while the refresh runs beside it
-    expect(calls).toBe(4);
+    expect(sm.calls).toBe(4);
     await settle();
     const keys = await load();
     expect(keys.identity.current.id).toBe("i2");
@@ -102,24 +114,14 @@ describe("key provider", () => {
   });
 
   it("a failed refresh keeps the keys it had and backs off: an outage costs O(log) reads, not one per request", async () => {
-    let calls = 0;
     let down = false;
     const docs: Record<string, unknown> = { cursor: keyDoc("c1"), identity: keyDoc("i1") };
-    const secrets = {
-      send: async (command: { input: { SecretId: string } }) => {
-        calls++;
-        if (down) throw Object.assign(new Error("throttled"), { name: "ThrottlingException" });
-        return { SecretString: JSON.stringify(docs[command.input.SecretId]) };
-      },
-    } as unknown as SecretsManagerClient;
-    let now = 0;
-    const load = createKeyProvider({
-      cursor: { kind: "secret", secretId: "cursor" },
-      identity: { kind: "secret", secretId: "identity" },
-      secrets: () => secrets,
-      now: () => now,
-      random: () => 0,
+    const sm = secretsManager((id) => {
+      if (down) throw Object.assign(new Error("throttled"), { name: "ThrottlingException" });
+      return JSON.stringify(docs[id]);
     });
+    let now = 0;
+    const load = fromSecrets(sm.client, { now: () => now, random: () => 0 });
     const good = await load();
     down = true;
     // 6 000 requests over 10 minutes, starting past the refresh interval.
@@ -131,7 +133,7 @@ describe("key provider", () => {
         now = ms;
       },
       read: load,
-      calls: () => calls,
+      calls: () => sm.calls,
     });
     expect(r.failed).toBe(0);
     expect(r.values).toHaveLength(6_000);
@@ -146,25 +148,15 @@ describe("key provider", () => {
   });
 
   it("a first load that fails fails the request with KeyLoadError, and so does the next within the backoff", async () => {
-    let calls = 0;
-    const secrets = {
-      send: async () => {
-        calls++;
-        throw new Error("unreachable");
-      },
-    } as unknown as SecretsManagerClient;
-    let now = 0;
-    const load = createKeyProvider({
-      cursor: { kind: "secret", secretId: "cursor" },
-      identity: { kind: "secret", secretId: "identity" },
-      secrets: () => secrets,
-      now: () => now,
-      random: () => 0,
+    const sm = secretsManager(() => {
+      throw new Error("unreachable");
     });
+    let now = 0;
+    const load = fromSecrets(sm.client, { now: () => now, random: () => 0 });
     await expect(load()).rejects.toBeInstanceOf(KeyLoadError);
     now = 100;
     await expect(load()).rejects.toBeInstanceOf(KeyLoadError);
-    expect(calls).toBe(2); // one per secret, none for the second request
+    expect(sm.calls).toBe(2); // one per secret, none for the second request
   });
 
   it.each([
