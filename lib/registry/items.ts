@@ -76,12 +76,14 @@ const rolePlacement = z.object({
   plane: z.enum(["control", "execution"]),
 });
 const placementSchema = z.object({ gateway: rolePlacement.optional(), agent: rolePlacement.optional() });
-const sandboxSchema = z.object({
+/** A deployment's sandbox reference (SandboxRef): the fields the items and the scenario file both check. */
+export const SANDBOX_REF_FIELDS = {
   driver: z.literal("openshell"),
   endpointRef: z.string().min(1),
   sandboxName: z.string().min(1),
   workspace: z.string().min(1),
-});
+};
+const sandboxSchema = z.object(SANDBOX_REF_FIELDS);
 
 const agentItem = z.object({
   tier: z.enum(["standard", "sensitive"]),

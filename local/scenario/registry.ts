@@ -15,6 +15,7 @@ import type {
   RolePlacement,
   SandboxRef,
 } from "../../lib/domain.ts";
+import { SANDBOX_REF_FIELDS } from "../../lib/registry/items.ts";
 import { id, resolveTime, time } from "./fields.ts";
 import { formatPath, type ScenarioIssue } from "./issues.ts";
 import { formatIsoMillis } from "./time.ts";
@@ -34,12 +35,7 @@ const rolePlacement = (plane?: Plane) =>
     namespace: z.string().regex(DNS_LABEL, "must be a DNS label"),
     plane: plane ? z.enum(["control", "execution"]).default(plane) : z.enum(["control", "execution"]),
   });
-const sandbox = z.strictObject({
-  driver: z.literal("openshell"),
-  endpointRef: z.string().min(1),
-  sandboxName: z.string().min(1),
-  workspace: z.string().min(1),
-});
+const sandbox = z.strictObject(SANDBOX_REF_FIELDS);
 const deployment = z.strictObject({
   deploymentId: id,
   revision: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(1),
