@@ -26,6 +26,7 @@ import {
 } from "aws-cdk-lib/aws-s3";
 import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
+import { accessLogBucket } from "./access-logs.ts";
 import { grantKeyUse, type ServiceFunction } from "./service-function.ts";
 
 /** Stream reading as the event source mapping does it (no account-wide `ListStreams`). */
@@ -62,15 +63,8 @@ export class AuditArchiveBucket extends Construct {
 
   constructor(scope: Construct, id: string, props: AuditArchiveBucketProps) {
     super(scope, id);
-    this.logBucket = new Bucket(this, "AccessLogs", {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      enforceSSL: true,
-      encryption: BucketEncryption.S3_MANAGED,
-      // S3 server access logging writes with the log-delivery ACL.
-      objectOwnership: ObjectOwnership.OBJECT_WRITER,
-      lifecycleRules: [{ expiration: Duration.days(props.retentionDays) }],
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
+    // S3 server access logging writes with the log-delivery ACL.
+    this.logBucket = accessLogBucket(this, props.retentionDays);
     this.bucket = new Bucket(this, "Bucket", {
       objectLockEnabled: true,
       objectLockDefaultRetention: ObjectLockRetention.compliance(Duration.days(props.retentionDays)),

@@ -38,6 +38,7 @@ import { BucketDeployment, Source } from "aws-cdk-lib/aws-s3-deployment";
 import { Construct, type IConstruct } from "constructs";
 import { buildConsole } from "../../console/build.ts";
 import type { DomainSettings } from "../settings.ts";
+import { accessLogBucket } from "./access-logs.ts";
 
 /** The API's paths on the distribution (docs/api.md § Routes); everything else is the console. */
 export const API_PATH_PATTERNS = ["/namespaces/*", "/health"] as const;
@@ -91,14 +92,7 @@ export class ConsoleSite extends Construct {
     }
 
     // CloudFront standard logs need ACLs on the target bucket (object writer ownership).
-    this.logBucket = new Bucket(this, "AccessLogs", {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      enforceSSL: true,
-      encryption: BucketEncryption.S3_MANAGED,
-      objectOwnership: ObjectOwnership.OBJECT_WRITER,
-      lifecycleRules: [{ expiration: Duration.days(90) }],
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
+    this.logBucket = accessLogBucket(this, 90);
     this.bucket = new Bucket(this, "Site", {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       enforceSSL: true,
