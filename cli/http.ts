@@ -55,10 +55,13 @@ export class ApiClient {
   }
 
   async getJson(segments: readonly string[], query: Query, signal: AbortSignal): Promise<JsonAnswer> {
-    const res = await this.#send(this.url(segments, query), "application/json", signal);
-    const requestId = headerRequestId(res);
-    const bytes = await readCapped(res, MAX_JSON_BYTES, signal);
-    if (res.status !== 200) throw this.#apiError(res, bytes, requestId, segments);
+    const { res, bytes, requestId } = await this.#get(
+      segments,
+      query,
+      "application/json",
+      MAX_JSON_BYTES,
+      signal,
+    );
     const text = decodeUtf8Lenient(bytes, { jsonString: true });
     let body: unknown;
     try {
@@ -76,14 +79,27 @@ export class ApiClient {
   }
 
   async getDownload(segments: readonly string[], query: Query, signal: AbortSignal): Promise<DownloadAnswer> {
-    const res = await this.#send(this.url(segments, query), "text/plain, application/json", signal);
-    const requestId = headerRequestId(res);
-    const bytes = await readCapped(res, MAX_DOWNLOAD_BYTES, signal);
-    if (res.status !== 200) throw this.#apiError(res, bytes, requestId, segments);
+    const accept = "text/plain, application/json";
+    const { res, bytes, requestId } = await this.#get(segments, query, accept, MAX_DOWNLOAD_BYTES, signal);
     const type = (res.headers.get("content-type") ?? "").toLowerCase();
     if (!/^text\/plain(\s*;|$)/.test(type))
       throw new TransportError("HTTP 200: the download is not text/plain; nothing was saved");
     return { bytes, filename: dispositionFilename(res.headers.get("content-disposition")), requestId };
+  }
+
+  /** A 200 answer's body (at most `maxBytes`) and request ID; any other status throws its ApiError. */
+  async #get(
+    segments: readonly string[],
+    query: Query,
+    accept: string,
+    maxBytes: number,
+    signal: AbortSignal,
+  ): Promise<{ res: Response; bytes: Uint8Array; requestId: string | undefined }> {
+    const res = await this.#send(this.url(segments, query), accept, signal);
+    const requestId = headerRequestId(res);
+    const bytes = await readCapped(res, maxBytes, signal);
+    if (res.status !== 200) throw this.#apiError(res, bytes, requestId, segments);
+    return { res, bytes, requestId };
   }
 
   async #send(url: URL, accept: string, signal: AbortSignal): Promise<Response> {
