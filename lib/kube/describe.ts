@@ -5,6 +5,7 @@
 import type { Plane, Role } from "../domain.ts";
 import { type EventTextHints, redactEventText } from "../redact/index.ts";
 import { utcSortKey } from "../rfc3339.ts";
+import { parsePod } from "./pod-parse.ts";
 import type {
   ContainerObservation,
   ContainerStateName,
@@ -19,13 +20,11 @@ import type {
 import {
   InvalidClusterData,
   LIMITS,
-  parseOrThrow,
   type RawContainerState,
   type RawContainerStatus,
   type RawEvent,
   type RawPod,
   type RawTerminated,
-  rawPod,
 } from "./validate.ts";
 
 export const LABEL_AGENT = "openclaw.dev/agent";
@@ -84,7 +83,7 @@ export function validatePods(items: readonly unknown[], selector: PodSelector): 
   const names = new Set<string>();
   const uids = new Set<string>();
   return items.map((item, i) => {
-    const pod = parseOrThrow(rawPod, item, `pods[${i}]`);
+    const pod = parsePod(item, `pods[${i}]`);
     if (pod.metadata.namespace !== selector.namespace) {
       throw new InvalidClusterData(`pods[${i}]: foreign namespace`);
     }

@@ -38,6 +38,7 @@ import { ClusterHttpError, PodGoneError } from "./errors.ts";
 import { listPodEvents } from "./events.ts";
 import type { KubeconfigStore } from "./kubeconfig-store.ts";
 import { buildLogQuery, classifyLogResponse, type PodLogQuery } from "./log-read.ts";
+import { parsePod } from "./pod-parse.ts";
 import type {
   AccessReport,
   CallOptions,
@@ -56,7 +57,6 @@ import {
   LIMITS,
   parseOrThrow,
   type RawPod,
-  rawPod,
   rawPodList,
 } from "./validate.ts";
 
@@ -410,7 +410,7 @@ export class ClientNodeKubeDriver implements KubeDriver {
     );
     if (body === null) return null;
     try {
-      const pod = parseOrThrow(rawPod, body, "pod");
+      const pod = parsePod(body, "pod");
       if (pod.metadata.namespace !== namespace || pod.metadata.name !== name) {
         throw new InvalidClusterData("pod read returned another object");
       }
