@@ -5,9 +5,9 @@
  */
 import { createHash, createHmac } from "node:crypto";
 import fc from "fast-check";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { regionFromHost, sigv4Authorizer } from "../../../cli/auth.ts";
-import { base, type FakeApi, fail, occ, ok, page, type SeenRequest, startFakeApi } from "./harness.ts";
+import { base, fail, fakeApiSuite, occ, ok, page, type SeenRequest } from "./harness.ts";
 
 const CREDS = {
   accessKeyId: "AKIDEXAMPLE",
@@ -54,12 +54,7 @@ function expectedSignature(req: SeenRequest, region: string, secret: string): st
   return createHmac("sha256", key).update(toSign, "utf8").digest("hex");
 }
 
-let api: FakeApi;
-beforeAll(async () => {
-  api = await startFakeApi();
-});
-afterAll(() => api.close());
-beforeEach(() => api.reset());
+const api = fakeApiSuite();
 
 const LOGS = `${base("d3")}/runtime/logs`;
 

@@ -4,28 +4,22 @@
  */
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import {
   base,
   deploymentsData,
-  type FakeApi,
   fail,
+  fakeApiSuite,
   line,
   occ,
   ok,
   page,
   readText,
   runtimeData,
-  startFakeApi,
 } from "./harness.ts";
 
-let api: FakeApi;
-beforeAll(async () => {
-  api = await startFakeApi();
-});
-afterAll(() => api.close());
+const api = fakeApiSuite();
 beforeEach(() => {
-  api.reset();
   api.routes.set(base(), () => ok(deploymentsData));
   api.routes.set(`${base("d4")}/runtime`, () => ok(runtimeData("d4", 0)));
   api.routes.set(`${base("d3")}/runtime`, () => ok(runtimeData("d3")));

@@ -2,17 +2,10 @@
  * `occ agent logs --follow` against a fake API: cursor and query discipline, 429/504 handling,
  * one new view on a rejected cursor, and clean interruption.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { base, type FakeApi, fail, line, occ, ok, page, type Route, startFakeApi } from "./harness.ts";
+import { describe, expect, it } from "vitest";
+import { base, fail, fakeApiSuite, line, occ, ok, page, type Route } from "./harness.ts";
 
-let api: FakeApi;
-beforeAll(async () => {
-  api = await startFakeApi();
-});
-afterAll(() => api.close());
-beforeEach(() => {
-  api.reset();
-});
+const api = fakeApiSuite();
 
 const LOGS = `${base("d3")}/runtime/logs`;
 const F = ["agent", "logs", "support", "--deployment", "d3", "--source", "gateway", "--follow"];

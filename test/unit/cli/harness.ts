@@ -8,6 +8,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import type { Deps } from "../../../cli/context.ts";
 import { run } from "../../../cli/program.ts";
 
@@ -53,6 +54,20 @@ export function fail(
   headers: Record<string, string> = {},
 ): Reply {
   return { status, body: { error: { code, message }, meta: { requestId: "req_err" } }, headers };
+}
+
+/**
+ * One fake API per test file: started before the file's tests, closed after them, and reset (no
+ * requests, no routes) before each test. The object is filled in once `beforeAll` has run.
+ */
+export function fakeApiSuite(): FakeApi {
+  const api = {} as FakeApi;
+  beforeAll(async () => {
+    Object.assign(api, await startFakeApi());
+  });
+  afterAll(() => api.close());
+  beforeEach(() => api.reset());
+  return api;
 }
 
 export async function startFakeApi(): Promise<FakeApi> {

@@ -6,27 +6,22 @@
  * in both spellings, waiting out Retry-After on 429 and backing off with jitter on 503 BUSY.
  */
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { renderTable } from "../../../cli/table.ts";
 import {
   base,
   deploymentsData,
-  type FakeApi,
   fail,
+  fakeApiSuite,
   line,
   occ,
   ok,
   page,
   readText,
   type SeenRequest,
-  startFakeApi,
 } from "./harness.ts";
 
-let api: FakeApi;
-beforeAll(async () => {
-  api = await startFakeApi();
-});
-afterAll(() => api.close());
+const api = fakeApiSuite();
 
 const LOGS = `${base("d3")}/runtime/logs`;
 const ALL = ["agent", "logs", "support", "--deployment", "d3", "--source", "all"];
@@ -115,7 +110,6 @@ const agentPage = (records: unknown[], extra: Record<string, unknown> = {}) =>
 const logQueries = () => api.requests.filter((r) => r.path === LOGS).map((r) => Object.fromEntries(r.query));
 
 beforeEach(() => {
-  api.reset();
   api.routes.set(base(), () => ok(deploymentsData));
   api.routes.set(`${base("d3")}/runtime`, () => ok(runtime()));
   api.routes.set(

@@ -2,16 +2,11 @@
  * Usage errors exit 2 before any request: proved with a local server that counts what it receives.
  */
 import fc from "fast-check";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { base, deploymentsData, type FakeApi, line, occ, ok, page, startFakeApi } from "./harness.ts";
+import { beforeEach, describe, expect, it } from "vitest";
+import { base, deploymentsData, fakeApiSuite, line, occ, ok, page } from "./harness.ts";
 
-let api: FakeApi;
-beforeAll(async () => {
-  api = await startFakeApi();
-});
-afterAll(() => api.close());
+const api = fakeApiSuite();
 beforeEach(() => {
-  api.reset();
   api.routes.set(base(), () => ok(deploymentsData));
   api.routes.set(`${base("d3")}/runtime/logs`, () => ok(page([line("hello")])));
 });
