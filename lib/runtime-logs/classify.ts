@@ -167,11 +167,14 @@ function plainWordAt(s: string, from: number, to: number): Level | undefined {
   return undefined;
 }
 
+/** A klog prefix: `E1129 08:00:00.000000 …`. */
+const KLOG = /^[EWIF]\d{4} /;
+
 /** Plain-text level: leading token, bracketed token, logfmt `level=`, or klog prefix. */
 export function plainLevel(s: string): RecordLevel {
   // klog: `E1129 08:00:00.000000 …`
   const k = s.charCodeAt(0);
-  if ((k === 69 || k === 87 || k === 73 || k === 70) && s.charCodeAt(5) === 32 && /^[EWIF]\d{4} /.test(s)) {
+  if ((k === 69 || k === 87 || k === 73 || k === 70) && s.charCodeAt(5) === 32 && KLOG.test(s)) {
     return k === 73 ? "info" : k === 87 ? "warn" : "error";
   }
   let i = 0;
