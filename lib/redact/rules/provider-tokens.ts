@@ -5,6 +5,23 @@
  * A token is masked whole: the prefix and every token character after it (an earlier marker inside
  * it does not end it).
  */
+
+import {
+  DIGIT_0,
+  DIGIT_9,
+  DOT,
+  EQUALS,
+  HYPHEN,
+  LOWER_A,
+  LOWER_F,
+  PLUS,
+  SLASH,
+  SPACE,
+  UNDERSCORE,
+  UPPER_A,
+  UPPER_F,
+  UPPER_Z,
+} from "../chars.ts";
 import { M, type RedactionKind } from "../marks.ts";
 import type { Rule } from "../rule.ts";
 import { isAlnum, isLetter, isPlaceholder, splice } from "../scan.ts";
@@ -184,21 +201,23 @@ for (const body of Object.values(Body)) {
   const t = new Uint8Array(128);
   for (let c = 0; c < 128; c++) {
     const alnum = isAlnum(c);
-    const url = alnum || c === 95 || c === 45;
+    const url = alnum || c === UNDERSCORE || c === HYPHEN;
     t[c] = Number(
       body === Body.Url
         ? url
         : body === Body.Dotted
-          ? url || c === 46
+          ? url || c === DOT
           : body === Body.Base64
-            ? url || c === 43 || c === 47 || c === 61
+            ? url || c === PLUS || c === SLASH || c === EQUALS
             : body === Body.Hex
-              ? (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102)
+              ? (c >= DIGIT_0 && c <= DIGIT_9) ||
+                (c >= UPPER_A && c <= UPPER_F) ||
+                (c >= LOWER_A && c <= LOWER_F)
               : body === Body.Upper
-                ? (c >= 48 && c <= 57) || (c >= 65 && c <= 90)
+                ? (c >= DIGIT_0 && c <= DIGIT_9) || (c >= UPPER_A && c <= UPPER_Z)
                 : body === Body.Path
-                  ? url || c === 47
-                  : c > 0x20,
+                  ? url || c === SLASH
+                  : c > SPACE,
     );
   }
   BODY_CHARS[body] = t;
