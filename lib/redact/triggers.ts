@@ -97,10 +97,13 @@ export function compileTriggers(rules: readonly Rule[]): Triggers {
       let long = 0;
       let c = s.charCodeAt(0);
       let d = n > 1 ? s.charCodeAt(1) : 0;
+      // Folded forms carried along with the characters: one fold per character.
+      let fc = fold[c]!;
+      let fd = fold[d]!;
       for (let i = 2; i <= n + 1; i++) {
         const e = i < n ? s.charCodeAt(i) : 0;
-        const fd = fold[d]!;
-        maybe |= pairs[(fold[c]! << 7) | fd]! & nextPairs[(fd << 7) | fold[e]!]!;
+        const fe = fold[e]!;
+        maybe |= pairs[(fc << 7) | fd]! & nextPairs[(fd << 7) | fe]!;
         prefixed |= firstPairs[((c & 127) << 7) | (d & 127)]! & secondPairs[((d & 127) << 7) | (e & 127)]!;
         const t = alphabet[c]!;
         b64 = (b64 + 1) & -(t & 1);
@@ -109,6 +112,8 @@ export function compileTriggers(rules: readonly Rule[]): Triggers {
         long |= (b64 + 24) | (url + 24);
         c = d;
         d = e;
+        fc = fd;
+        fd = fe;
       }
       let out = (long & 64 ? runFlags : 0) | prefixed;
       for (let k = 0; maybe !== 0; k++, maybe >>>= 1) {
