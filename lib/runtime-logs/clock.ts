@@ -2,19 +2,18 @@
  * Hostile clocks (docs/pipeline.md §5). "Now" is the service's clock at the read, a parameter. Three
  * rules: a line dated beyond now + 60 s never moves the frontier (delivered once, remembered by
  * hash, treated as untimed for resume); a frontier beyond now + 60 s re-anchors at now − overlap;
- * an idle view probes the last lines without sinceTime to find lines a clock step back hid.
+ * an idle poll (no timed line past the frontier) probes the last lines without sinceTime to find
+ * lines a clock step back hid, and places them by log order.
  */
 import type { LogChunk } from "../domain.ts";
 import { lineHash } from "./cursor.ts";
 import { type RawLine, splitChunk } from "./lines.ts";
-import type { FutureRule } from "./resume.ts";
+import type { FutureRule, Selection } from "./resume.ts";
 import { keyToMillis, parseUtcTime } from "./time.ts";
 import type { CursorState, SecretKey } from "./types.ts";
 
 /** How far ahead of the service's clock a line time may be and still move the frontier. */
 export const FUTURE_MS = 60_000;
-/** A view whose last new line is at least this old probes for a clock step on an idle poll. */
-export const IDLE_PROBE_MS = 30_000;
 /** Lines the probe reads (the last ones, without sinceTime). */
 export const PROBE_TAIL_LINES = 10;
 
@@ -46,14 +45,18 @@ export function frontierAhead(state: CursorState, now: number): boolean {
   return t !== null && keyToMillis(t.key) > now + FUTURE_MS;
 }
 
-/** The plan asks for a probe: the view can locate its last line, and its last new line is old. */
-export function wantsProbe(state: CursorState, now: number): boolean {
-  return state.anchor !== null && now - state.lastNewAt >= IDLE_PROBE_MS;
+/**
+ * The plan offers a probe when the view can place it (it knows its last line, or that it accounted
+ * none of this stream); the caller reads it on an idle poll only (`isIdleRead`).
+ */
+export function wantsProbe(state: CursorState): boolean {
+  return state.anchor !== null;
 }
 
 /**
- * Whether a resumed read brought nothing newer than the frontier (far-future lines aside): only then
- * is the probe worth its cluster call.
+ * Whether a resumed read brought no timed line past the frontier: only then is the probe worth its
+ * cluster call. Far-future and untimed lines never move the frontier, so they are no sign that the
+ * node's clock is sound: lines a step back hid may sit before them in the log.
  */
 export function isIdleRead(chunk: LogChunk, state: CursorState | null, now: number): boolean {
   if (state === null) return false;
@@ -66,64 +69,100 @@ export function isIdleRead(chunk: LogChunk, state: CursorState | null, now: numb
   // (after a clock step back, lines dated after the frontier come first), what follows is new.
   let from = 0;
   if (frontier !== "") {
-    // A group counted from its first line that holds more lines than were accounted has new ones.
+    // A group counted from its first line that holds more timed lines than were accounted has new ones.
     let group = 0;
-    let inGroup = false;
-    for (const l of lines) {
-      if (l.key === frontier) inGroup = true;
-      else if (l.key !== null && l.key <= futureKey) inGroup = false;
-      if (inGroup) group++;
-    }
+    for (const l of lines) if (l.key === frontier) group++;
     if (state.complete && group > state.count) return false;
     for (let i = lines.length - 1; i >= 0; i--) {
       if (lines[i]!.key === frontier) {
         from = i + 1;
-        // Untimed and far-future lines after it join its group (counted above); a timed one is new.
-        for (let j = from; j < lines.length; j++) {
-          const key = lines[j]!.key;
-          if (key !== null && key <= futureKey) return false;
-        }
-        return true;
-      }
-    }
-  }
-  // A frontier without a time groups untimed and far-future lines; which of them are new only the
-  // page can tell (by hash), so they count as idle once something was accounted: at worst the probe
-  // is read and not needed.
-  let untimed = 0;
-  for (let i = from; i < lines.length; i++) {
-    const l = lines[i]!;
-    if (l.key === null || l.key > futureKey) untimed++;
-    else if (l.key > frontier) return false;
-  }
-  return frontier !== "" || state.count > 0 || untimed === 0;
-}
-
-/**
- * The probe's lines after the last one this view accounted for (found by its keyed hash), or null
- * when there are none or the probe cannot be placed. Lines after it were written later whatever
- * their times say: a sinceTime read that missed them means the node's clock stepped back.
- */
-export function steppedLines(
-  probe: LogChunk,
-  chunk: LogChunk,
-  state: CursorState,
-  key: SecretKey,
-): { lines: RawLine[]; from: number } | null {
-  if (state.anchor === null) return null;
-  if (probe.podUid !== chunk.podUid || probe.restartCount !== chunk.restartCount || probe.pod !== chunk.pod) {
-    return null;
-  }
-  const { lines } = splitChunk(probe.text, probe.truncated, PROBE_TAIL_LINES);
-  let last = -1;
-  if (state.anchor !== "") {
-    for (let i = lines.length - 1; i >= 0; i--) {
-      if (lineHash(key, lines[i]!.raw) === state.anchor) {
-        last = i;
         break;
       }
     }
   }
-  const from = last + 1;
-  return from < lines.length ? { lines, from } : null;
+  for (let i = from; i < lines.length; i++) {
+    const key = lines[i]!.key;
+    if (key !== null && key <= futureKey && key > frontier) return false;
+    // A timed line after the frontier's own in the log is new whatever its time says.
+    if (key !== null && key <= futureKey && from > 0) return false;
+  }
+  return true;
+}
+
+/**
+ * The clock-step probe of an idle poll (the last lines, without sinceTime), placed by log order: the
+ * lines after the last one this view accounted for (found by its keyed hash and the hashes
+ * remembered before it) were written later, whatever their times say; when the probe does not reach
+ * back to it, every probe line is later. Null when the probe adds nothing to the read.
+ *
+ * `reached`: the probe holds the last accounted line (in one place), so it holds every line after it
+ * and is taken whenever it holds one the read lacks; `hidden` is then the first line dated before the
+ * read's start (a clock_step gap goes before it), or -1. Not reached: taken only when a line the read
+ * lacks was hidden from it (dated before the read's start, or followed by a line the read holds);
+ * a clock_step gap goes first, since lines between may be missing.
+ */
+export function probeSelection(
+  probe: LogChunk,
+  chunk: LogChunk,
+  frontier: CursorState,
+  read: Selection,
+  readLines: readonly RawLine[],
+  key: SecretKey,
+  sinceKey: string,
+): { lines: RawLine[]; take: number[]; hidden: number; reached: boolean } | null {
+  if (frontier.anchor === null) return null;
+  if (probe.podUid !== chunk.podUid || probe.restartCount !== chunk.restartCount || probe.pod !== chunk.pod) {
+    return null;
+  }
+  const { lines } = splitChunk(probe.text, probe.truncated, PROBE_TAIL_LINES);
+  // Where the last accounted line sits: an occurrence of its hash whose preceding lines match the
+  // hashes remembered before it. Identical lines may fit several places: the latest is taken, and a
+  // gap reports that lines between may have been passed over.
+  const hashes = lines.map((l) => lineHash(key, l.raw));
+  const remembered =
+    frontier.hashes[frontier.hashes.length - 1] === frontier.anchor ? frontier.hashes : [frontier.anchor];
+  let last = -1;
+  let fits = 0;
+  let occurs = false;
+  for (let i = lines.length - 1; i >= 0 && frontier.anchor !== ""; i--) {
+    if (hashes[i] !== frontier.anchor) continue;
+    occurs = true;
+    let ok = true;
+    for (let j = 1; j <= i && j < remembered.length && ok; j++) {
+      if (hashes[i - j] !== remembered[remembered.length - 1 - j]) ok = false;
+    }
+    if (!ok) continue;
+    if (last < 0) last = i;
+    fits++;
+  }
+  // The hash is there but nothing before it fits: place after its latest occurrence, uncertainly.
+  if (last < 0 && occurs) last = hashes.lastIndexOf(frontier.anchor);
+  const held = new Map<string, number>();
+  for (const i of read.take) held.set(readLines[i]!.raw, (held.get(readLines[i]!.raw) ?? 0) + 1);
+  const reached = last >= 0 && fits === 1;
+  const take: number[] = [];
+  let missing = false;
+  let hidden = -1;
+  let lacking = -1;
+  for (let i = last + 1; i < lines.length; i++) {
+    take.push(i);
+    const line = lines[i]!;
+    const before = line.key !== null && line.key < sinceKey;
+    // Dated before the read's start: the step is reported before the first such line.
+    if (reached && before && hidden < 0) hidden = take.length - 1;
+    const n = held.get(line.raw) ?? 0;
+    if (n > 0) {
+      held.set(line.raw, n - 1);
+      // A line the read lacks before one it holds was hidden from it.
+      if (!reached && lacking >= 0 && hidden < 0) hidden = lacking;
+      continue;
+    }
+    missing = true;
+    if (lacking < 0) lacking = take.length - 1;
+    if (!reached && before && hidden < 0) hidden = take.length - 1;
+  }
+  // Reached: the probe holds every line after the last one accounted, so it is taken whenever it
+  // holds one the read lacks. Not reached: only when a line the read lacks was hidden from it.
+  if (reached ? !missing : hidden < 0) return null;
+  return { lines, take, hidden, reached };
 }

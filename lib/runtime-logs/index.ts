@@ -30,7 +30,7 @@ export {
   WITHHELD_IDENTITY,
 } from "../redact/index.ts";
 export { levelFromName, levelRank, plainLevel } from "./classify.ts";
-export { FUTURE_MS, IDLE_PROBE_MS, isIdleRead, PROBE_TAIL_LINES } from "./clock.ts";
+export { FUTURE_MS, isIdleRead, PROBE_TAIL_LINES } from "./clock.ts";
 export {
   bindingHash,
   CURSOR_MAX_SKEW_MS,

@@ -6,7 +6,7 @@
 import { ServiceError } from "../api/errors.ts";
 import type { Level, LogChunk, SourceId } from "../domain.ts";
 import { belowMinLevel, LineClassifier, Pem, type WithheldContent } from "./classify.ts";
-import { FUTURE_MS, frontierAhead, futureRule, keyAt, steppedLines } from "./clock.ts";
+import { FUTURE_MS, frontierAhead, futureRule, keyAt, probeSelection } from "./clock.ts";
 import {
   CURSOR_MAX_SKEW_MS,
   CURSOR_TTL_MS,
@@ -21,7 +21,7 @@ import {
 import { gap } from "./gaps.ts";
 import { recordBytes } from "./json-size.ts";
 import { type RawLine, splitChunk } from "./lines.ts";
-import { RESUME_OVERLAP_MS, readTailLines, resumesStream } from "./plan.ts";
+import { RESUME_OVERLAP_MS, readTailLines, resumeSince, resumesStream } from "./plan.ts";
 import {
   BEFORE_ALL,
   effectiveKeys,
@@ -178,28 +178,49 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
     frontier = null;
   }
   let sel = selectLines(lines, frontier, chunkStartComplete, hashKey, chunk.truncated, future);
-  // An idle poll whose probe (the last lines, without sinceTime) holds lines written after the last
-  // one accounted for: the node's clock stepped back and hid them from sinceTime.
-  const stepped =
-    sel.take.length === 0 && !chunk.truncated && frontier !== null && input.probe
-      ? steppedLines(input.probe, chunk, frontier, hashKey)
+  // The clock-step probe of an idle poll (the last lines, without sinceTime): lines it holds after the
+  // last one accounted for that the sinceTime read could not hold mean the node's clock stepped back
+  // and hid them. Log order places them, after a clock_step gap.
+  let probeGap = false;
+  const probed =
+    !chunk.truncated && frontier !== null && input.probe
+      ? probeSelection(input.probe, chunk, frontier, sel, lines, hashKey, keyAt(resumeSince(frontier)))
       : null;
-  if (stepped !== null) {
-    lines = stepped.lines;
-    firstTime = lines[stepped.from]!.time;
-    entries.push({ rec: gap("clock_step", firstTime), last: -1, size: 0 });
-    const take: number[] = [];
-    for (let i = stepped.from; i < lines.length; i++) take.push(i);
+  if (probed !== null) {
+    lines = probed.lines;
+    const eff = effectiveKeys(
+      lines,
+      hasFrontier(frontier) ? frontierKey(frontier) : null,
+      futureRule(judgedAt, frontier, hashKey),
+    );
+    probeGap = !probed.reached;
     sel = {
-      take,
+      take: probed.take,
       windowGap: false,
       hold: false,
-      eff: effectiveKeys(lines, null, future),
+      eff,
       startComplete: false,
-      steps: [],
+      steps: probed.reached && probed.hidden >= 0 ? [probed.hidden] : [],
     };
-    frontier = null;
+    firstTime = lines[probed.take[0]!]!.time;
     chunkStartComplete = false;
+  }
+  // Lines without a usable time at the end of a sinceTime read (untimed, far-future) cannot tell
+  // whether a clock step back hid lines before them: they wait for a read that places them, a timed
+  // line after them or the probe of the next (idle) poll.
+  if (input.probe == null && probed === null && sameStream && frontier !== null && !chunk.truncated) {
+    // (Only behind a timed line shown now: the next read is then idle, and probes.)
+    const futureKey = keyAt(judgedAt + FUTURE_MS);
+    let keep = sel.take.length;
+    while (keep > 0) {
+      const key = lines[sel.take[keep - 1]!]!.key;
+      if (key !== null && key <= futureKey) break;
+      keep--;
+    }
+    if (keep > 0 && keep < sel.take.length) {
+      const take = sel.take.slice(0, keep);
+      sel = { ...sel, take, hold: take.length === 0, windowGap: sel.windowGap && take.length > 0 };
+    }
   }
   const take = sel.take;
   // The keys the new cursor is built with: this read's far-future judgement.
@@ -214,7 +235,9 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
   // A full read that began after the last line shown is a burst; otherwise the resume point itself
   // could not be matched (lines at one instant that cannot be told apart).
   const fullRead = chunk.truncated || split.returned >= readTail;
-  if (sel.windowGap) {
+  if (probeGap) {
+    entries.push({ rec: gap("clock_step", firstTime), last: -1, size: 0 });
+  } else if (sel.windowGap) {
     entries.push({
       rec: gap("window_exceeded", firstTime, fullRead ? "window_exceeded" : "window_exceeded_resume"),
       last: -1,
@@ -361,8 +384,12 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
   const kept = entries.slice(0, k);
   let lastItem = -1;
   for (const e of kept) if (e.last > lastItem) lastItem = e.last;
+  // A cut that leaves lines the next read cannot reach (dated before its start, further back than the
+  // cursor can be dated): they are reported with the rest of this read, and the view resumes after it.
+  const passRead = cut && lastItem >= 0 && unreachableAfterCut(lines, take, lastItem, effNow, now);
   const tail: GapRecord[] = [];
-  if (cut) tail.push(gap("truncated", entries[k]!.rec.time));
+  if (cut)
+    tail.push(passRead ? gap("clock_step", entries[k]!.rec.time) : gap("truncated", entries[k]!.rec.time));
   tail.push(...trailing);
 
   // The cursor: the frontier after the last delivered line.
@@ -372,9 +399,10 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
     take,
     sel,
     frontier,
-    lastItem,
-    pem:
-      lastItem >= 0
+    lastItem: passRead ? take.length - 1 : lastItem,
+    pem: passRead
+      ? { open: (pemAfter[lastItem]! & 1) !== 0, unknown: true }
+      : lastItem >= 0
         ? { open: (pemAfter[lastItem]! & 1) !== 0, unknown: (pemAfter[lastItem]! & 2) !== 0 }
         : { open: carried.open, unknown: carried.unknown },
     stall,
@@ -719,6 +747,13 @@ function nextState(x: NextStateInput): CursorState {
     const hashes = group.slice(-MAX_FRONTIER_HASHES).map((i) => lineHash(signing, lines[i]!.raw));
     front = { lastTime, count, complete, hashes };
   }
+  // Lines of this read left after the page's cut and dated before where the next read starts (the
+  // node's clock stepped back within the read) would be hidden from it: the cursor is dated at the
+  // earliest of them, so the next read reaches back to them (resumeFrom).
+  if (front.lastTime !== null && lastItem >= 0 && lastItem < take.length - 1) {
+    const earliest = hiddenAfterCut(lines, take, lastItem, x.effNow, base.issuedAt, x.futureKey);
+    if (earliest !== null) base.issuedAt = Math.max(1, earliest);
+  }
   // A view with no timed frontier resumes from its previous read: never from before it (a skipped
   // line moved that point past the read it was in).
   if (x.stall === null && front.lastTime === null && frontier !== null && frontier.lastTime === null) {
@@ -749,10 +784,71 @@ function nextState(x: NextStateInput): CursorState {
     pemFrontier,
     future: future.slice(-MAX_FUTURE_HASHES),
     anchor,
-    lastNewAt: lastItem >= 0 ? now : (x.carry?.lastNewAt ?? now),
+    // Only a timed line moves the frontier: far-future and untimed ones leave the view idle.
+    lastNewAt: timedUpTo(lines, take, lastItem, x.futureKey) ? now : (x.carry?.lastNewAt ?? now),
     // A page that accounted nothing keeps its frontier, and with it the judgement it was built with.
     readAt: lastItem < 0 && !replaced && after !== null && hasFrontier(frontier) ? frontier.readAt : now,
   };
+}
+
+/**
+ * The earliest time (ms) of the lines after `take[lastItem]` that a read resuming from the frontier
+ * there (and not after `issuedAt`) would not reach, or null when it reaches them all.
+ */
+function hiddenAfterCut(
+  lines: readonly RawLine[],
+  take: readonly number[],
+  lastItem: number,
+  eff: readonly string[],
+  issuedAt: number,
+  futureKey: string | null,
+): number | null {
+  const resume = Math.min(keyToMillis(lastKey(lines, take, lastItem, eff)), issuedAt);
+  const since = Math.floor((resume - RESUME_OVERLAP_MS) / 1000) * 1000;
+  let earliest = Number.POSITIVE_INFINITY;
+  for (let q = lastItem + 1; q < take.length; q++) {
+    const key = lines[take[q]!]!.key;
+    if (key !== null && (futureKey === null || key <= futureKey))
+      earliest = Math.min(earliest, keyToMillis(key));
+  }
+  return earliest < since ? earliest : null;
+}
+
+/** Whether lines left after a cut are hidden from the next read further back than a cursor can be dated. */
+function unreachableAfterCut(
+  lines: readonly RawLine[],
+  take: readonly number[],
+  lastItem: number,
+  eff: readonly string[],
+  now: number,
+): boolean {
+  if (lastItem >= take.length - 1 || eff[take[lastItem]!] === BEFORE_ALL) return false;
+  const earliest = hiddenAfterCut(lines, take, lastItem, eff, now, keyAt(now + FUTURE_MS));
+  return earliest !== null && earliest < now - STALL_RETRY_WINDOW_MS;
+}
+
+/** The frontier key after `take[lastItem]`: the effective key of its group. */
+function lastKey(
+  lines: readonly RawLine[],
+  take: readonly number[],
+  lastItem: number,
+  eff: readonly string[],
+): string {
+  return eff[take[lastItem]!] ?? lines[take[lastItem]!]!.key ?? "";
+}
+
+/** Whether a line of `take[0..lastItem]` has a time that moves the frontier (not far-future). */
+function timedUpTo(
+  lines: readonly RawLine[],
+  take: readonly number[],
+  lastItem: number,
+  futureKey: string | null,
+): boolean {
+  for (let q = 0; q <= lastItem; q++) {
+    const key = lines[take[q]!]!.key;
+    if (key !== null && (futureKey === null || key <= futureKey)) return true;
+  }
+  return false;
 }
 
 /**

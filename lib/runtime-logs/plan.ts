@@ -89,10 +89,23 @@ export function cursorStream(state: CursorState): CursorStream {
   };
 }
 
-/** The instant (ms) a resumed read starts from, before the overlap. */
+/**
+ * The instant (ms) a resumed read starts from, before the overlap: the frontier's time, but never
+ * after the cursor's issue time. A node clock running ahead of the service's then cannot hide the
+ * lines written after it steps back, and a page cut short dates its cursor at the earliest line it
+ * left that the frontier's time would hide (docs/pipeline.md §5, hostile clocks).
+ */
 export function resumeFrom(state: CursorState): number {
   const parsed = state.lastTime === null ? null : parseUtcTime(state.lastTime);
-  return parsed === null ? state.issuedAt : keyToMillis(parsed.key);
+  return parsed === null ? state.issuedAt : Math.min(keyToMillis(parsed.key), state.issuedAt);
+}
+
+/** The sinceTime (ms, whole seconds) of a read that resumes from `from`: the overlap before it. */
+const sinceOf = (from: number): number => Math.floor((from - RESUME_OVERLAP_MS) / 1000) * 1000;
+
+/** The sinceTime (ms) a resumed read of this cursor asks for, its frontier not ahead of the service. */
+export function resumeSince(state: CursorState): number {
+  return sinceOf(resumeFrom(state));
 }
 
 export function planLogRead(input: LogReadInput): LogReadPlan {
@@ -101,16 +114,14 @@ export function planLogRead(input: LogReadInput): LogReadPlan {
     if (!resumesStream(c, input))
       return { tailLines: c.tailLines, limitBytes: LOG_READ_LIMIT_BYTES, resume: false };
     // A frontier ahead of the service's clock re-anchors at now − overlap (with a clock_step gap).
-    const from = frontierAhead(c, input.now) ? input.now : resumeFrom(c);
-    const since = Math.floor((from - RESUME_OVERLAP_MS) / 1000) * 1000;
+    const since = frontierAhead(c, input.now) ? sinceOf(input.now) : resumeSince(c);
     const plan: LogReadPlan = {
       tailLines: RESUME_TAIL_LINES,
       sinceTime: `${new Date(since).toISOString().slice(0, 19)}Z`,
       limitBytes: LOG_READ_LIMIT_BYTES,
       resume: true,
     };
-    if (wantsProbe(c, input.now))
-      plan.probe = { tailLines: PROBE_TAIL_LINES, limitBytes: LOG_READ_LIMIT_BYTES };
+    if (wantsProbe(c)) plan.probe = { tailLines: PROBE_TAIL_LINES, limitBytes: LOG_READ_LIMIT_BYTES };
     return plan;
   }
   const plan: LogReadPlan = { tailLines: input.tailLines, limitBytes: LOG_READ_LIMIT_BYTES, resume: false };

@@ -18,7 +18,7 @@ import { BINDING, chunkOf, IDENTITY, KEYS, ModelLog, T0 } from "./harness.ts";
 const MS = 1_000_000n;
 
 /** A follower over `log`: each poll plans, reads like the kubelet, probes when idle, builds a page. */
-function follower(log: ModelLog) {
+function follower(log: ModelLog, maxBytes?: number) {
   let token: string | null = null;
   let probes = 0;
   const poll = (now: number, nodeNow: number = now): LogRecord[] => {
@@ -53,6 +53,7 @@ function follower(log: ModelLog) {
       now,
       keys: { cursor: KEYS, identity: IDENTITY },
       namespaceId: "ns-a",
+      ...(maxBytes === undefined ? {} : { maxBytes }),
     });
     token = built.cursor;
     return built.page.records;
@@ -108,11 +109,9 @@ describe("hostile clocks", () => {
     // The node's clock steps back an hour: new lines carry earlier times than the frontier.
     const back = T0 - 3_600_000;
     for (let i = 0; i < 3; i++) log.append(BigInt(back + 6000 + i * 1000) * MS, `INFO after step ${i}`);
-    // A poll soon after: sinceTime hides them, and the view is not idle long enough to probe.
-    expect(f.poll(T0 + 9000)).toEqual([]);
-    expect(f.probes()).toBe(0);
-    // Idle for 30 s: the probe finds them; a clock_step gap comes first.
-    const found = f.poll(T0 + 40_000);
+    // The next poll: sinceTime hides them, so the read is idle and the probe (the last lines without
+    // sinceTime) finds them after the last line shown; a clock_step gap comes first.
+    const found = f.poll(T0 + 9000);
     expect(f.probes()).toBe(1);
     expect(gaps(found).map((g) => [g.reason, g.remedy])).toEqual([["clock_step", REMEDIES.clock_step]]);
     expect(lines(found)).toEqual(["INFO after step 0", "INFO after step 1", "INFO after step 2"]);
@@ -186,21 +185,78 @@ describe("hostile clocks: steps within a read, and what the design cannot see", 
     expect(seen).toEqual(Array.from({ length: 40 }, (_, i) => `INFO ahead ${i}`));
   });
 
-  it("pinned limit: a step back hidden from sinceTime and passed before an idle probe loses lines with no gap", () => {
-    // docs/pipeline.md, hostile clocks: lines dated before the resume point reach the view only through
-    // the idle probe. When a line dated after the frontier follows them before the view has been idle
-    // for 30 s, no read can tell that they exist.
+  it("a step back hidden from sinceTime is found by the next idle poll, before the clock passes the frontier", () => {
     const log = new ModelLog("u", 0);
     log.append(BigInt(T0) * MS, "INFO before the step");
     const f = follower(log);
     expect(lines(f.poll(T0 + 500))).toEqual(["INFO before the step"]);
     log.append(BigInt(T0 - 10_000) * MS, "INFO hidden 0"); // the clock stepped back 10 s
     log.append(BigInt(T0 - 9_000) * MS, "INFO hidden 1");
-    expect(f.poll(T0 + 2_000)).toEqual([]); // sinceTime = frontier − 2 s withholds them
+    const found = f.poll(T0 + 2_000);
+    expect(f.probes()).toBe(1);
+    expect(
+      found.map((r) => (r.type === "gap" ? `gap ${r.reason}` : r.type === "line" ? r.message : r.type)),
+    ).toEqual(["gap clock_step", "INFO hidden 0", "INFO hidden 1"]);
     log.append(BigInt(T0 + 1_000) * MS, "INFO past the frontier again");
-    const page = f.poll(T0 + 13_000);
-    expect(page).toEqual([
-      expect.objectContaining({ type: "line", message: "INFO past the frontier again" }),
+    expect(lines(f.poll(T0 + 13_000))).toEqual(["INFO past the frontier again"]);
+  });
+
+  it("lines after a far-future one wait for the probe when a step back may hide lines before it", () => {
+    const log = new ModelLog("u", 0);
+    log.append(BigInt(T0) * MS, "INFO one");
+    const f = follower(log);
+    expect(lines(f.poll(T0 + 500))).toEqual(["INFO one"]);
+    // One timed line, then the clock steps back 10 s (hidden), then a far-future line.
+    log.append(BigInt(T0 + 1_000) * MS, "INFO two");
+    log.append(BigInt(T0 - 9_000) * MS, "INFO hidden");
+    log.append(BigInt(Date.parse("2099-01-01T00:00:00Z")) * MS, "INFO from the future");
+    // The read shows "two" and the far-future line; the far-future line waits (it cannot tell what
+    // sinceTime hid before it).
+    expect(lines(f.poll(T0 + 1_500))).toEqual(["INFO two"]);
+    // The next read is idle: the probe places the hidden line and the far-future one by log order.
+    const next = f.poll(T0 + 2_500);
+    expect(
+      next.map((r) => (r.type === "gap" ? `gap ${r.reason}` : r.type === "line" ? r.message : r.type)),
+    ).toEqual(["gap clock_step", "INFO hidden", "INFO from the future"]);
+    expect(lines(f.poll(T0 + 3_500))).toEqual([]);
+  });
+
+  it("a page cut short dates its cursor so the next read reaches lines the step put before its start", () => {
+    const log = new ModelLog("u", 0);
+    const f = follower(log, 4_000);
+    for (let i = 0; i < 30; i++) log.append(BigInt(T0 + 10_000 + i) * MS, `INFO before the step ${i}`);
+    // The clock steps back a minute within the read: these lines are dated before the others.
+    for (let i = 0; i < 15; i++) log.append(BigInt(T0 - 50_000 + i) * MS, `INFO after the step ${i}`);
+    const seen: string[] = [];
+    const reasons: string[] = [];
+    for (let p = 0; p < 8; p++) {
+      const page = f.poll(T0 + 11_000 + p * 1000);
+      seen.push(...lines(page));
+      reasons.push(...gaps(page).map((g) => g.reason));
+    }
+    expect(seen).toEqual([
+      ...Array.from({ length: 30 }, (_, i) => `INFO before the step ${i}`),
+      ...Array.from({ length: 15 }, (_, i) => `INFO after the step ${i}`),
+    ]);
+    // Pages were cut (the budget), and the step is reported where it shows.
+    expect(reasons).toContain("truncated");
+    expect(reasons).toContain("clock_step");
+  });
+
+  it("pinned limit: a step back and forward between two polls hides what was written meanwhile from every read", () => {
+    // docs/pipeline.md, hostile clocks: a read with sinceTime never returns a line dated before it.
+    // When the node's clock steps back past the frontier, lines are written, and it steps forward
+    // again before the next poll, that poll's read is the same as if those lines did not exist: no
+    // read (and no probe: the read is not idle) can tell that they are there.
+    const log = new ModelLog("u", 0);
+    log.append(BigInt(T0) * MS, "INFO before the step");
+    const f = follower(log);
+    expect(lines(f.poll(T0 + 500))).toEqual(["INFO before the step"]);
+    log.append(BigInt(T0 - 300_000) * MS, "INFO hidden 0"); // back five minutes…
+    log.append(BigInt(T0 - 299_000) * MS, "INFO hidden 1");
+    log.append(BigInt(T0 + 2_000) * MS, "INFO after the step forward"); // …and forward again
+    expect(f.poll(T0 + 3_000)).toEqual([
+      expect.objectContaining({ type: "line", message: "INFO after the step forward" }),
     ]);
     expect(f.probes()).toBe(0);
   });

@@ -163,7 +163,8 @@ describe("planLogRead", () => {
     });
     const state: CursorState = {
       keyId: "k2",
-      issuedAt: T0,
+      // Issued after its last line (a cursor issued before it reads from its issue time instead).
+      issuedAt: T0 + 10_000,
       pod: "p",
       podUid: "u",
       container: "c",
@@ -197,11 +198,13 @@ describe("planLogRead", () => {
       sinceTime: "2026-01-15T08:00:03Z",
       limitBytes: 1_048_576,
       resume: true,
+      // Offered on every resumed read; the caller reads it on an idle poll only.
+      probe: { tailLines: 10, limitBytes: 1_048_576 },
     });
     // A view that delivered nothing resumes from its previous read time minus the overlap.
     expect(
       planLogRead({
-        cursor: { ...state, lastTime: null, count: 0, complete: false },
+        cursor: { ...state, issuedAt: T0, lastTime: null, count: 0, complete: false },
         pod: "p",
         podUid: "u",
         restartCount: 0,
