@@ -34,16 +34,14 @@ describe("exactly once or a gap (R2)", () => {
   });
 
   it("holds under hostile node clocks: steps back and forward, far-future lines (R11)", () => {
-    // A fixed seed: over random seeds about 1 schedule in 10 000 still repeats a far-future line in a
-    // view without a timed frontier (docs/pipeline.md, hostile clocks, known residue). Replay a
-    // failure with runSchedule(seed, trace, { hostileClocks: true }).
-    const seed = 20_261_201;
+    // Random seeds (fast-check's own): a failure names the property's seed and the schedule's, and
+    // runSchedule(seed, trace, { hostileClocks: true }) replays the schedule.
     let schedules = 0;
     const withEvent = { back: 0, forward: 0, future: 0 };
-    let hidden = 0;
     let probes = 0;
-    const forgiven = { lines: 0 };
     let lines = 0;
+    const gaps: Record<string, number> = {};
+    const unobservable = { lines: 0 };
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), (s) => {
         const o = runSchedule(s, undefined, { hostileClocks: true });
@@ -51,19 +49,21 @@ describe("exactly once or a gap (R2)", () => {
         if (o.steps.back > 0) withEvent.back++;
         if (o.steps.forward > 0) withEvent.forward++;
         if (o.steps.future > 0) withEvent.future++;
-        hidden += o.hiddenByClock;
         probes += o.probes;
         lines += o.global.length;
-        const problem = check(o, { hiddenByClock: true, forgiven });
+        for (const r of o.records) if (r.type === "gap") gaps[r.reason] = (gaps[r.reason] ?? 0) + 1;
+        // No duplicate, and no loss outside a gap but for lines no read or probe ever returned.
+        const problem = check(o, { unobservable: true, passed: unobservable });
         if (problem !== null) throw new Error(`schedule seed ${s}: ${problem}`);
         if (!o.followerSaw) throw new Error(`schedule seed ${s}: the follower went blind`);
       }),
-      { numRuns: 1000, seed },
+      { numRuns: 1000 },
     );
     console.info(
       `R11: ${schedules} schedules; with a step back ${withEvent.back}, a step forward ${withEvent.forward}, ` +
-        `a far-future line ${withEvent.future}; ${probes} probes; of ${lines} lines, ${hidden} were withheld by a ` +
-        `sinceTime read after a step back and ${forgiven.lines} of those were lost without a gap`,
+        `a far-future line ${withEvent.future}; ${probes} probes; ${lines} lines; gaps ${JSON.stringify(gaps)}; ` +
+        `0 duplicates, 0 lines lost outside a gap that a read returned, ${unobservable.lines} lines that no read ` +
+        "returned passed without a gap (a step back and forward, or a step back and catch-up, between two polls)",
     );
     expect(schedules).toBeGreaterThanOrEqual(1000);
     // Most schedules meet each kind of hostile clock.
@@ -71,9 +71,13 @@ describe("exactly once or a gap (R2)", () => {
     expect(withEvent.forward).toBeGreaterThan(550);
     expect(withEvent.future).toBeGreaterThan(550);
     expect(probes).toBeGreaterThan(0);
+    expect(gaps.clock_step ?? 0).toBeGreaterThan(0);
+    // The pipeline's blind spot stays small: measured 0.15–0.3 % of lines (1.5 % before the probe
+    // placed lines by log order on every idle poll).
+    expect(unobservable.lines).toBeLessThan(lines * 0.006);
   });
 
-  it("the hostile-clock checker forgives only lines sinceTime hid after a step back", () => {
+  it("the hostile-clock checker passes over only lines no read returned by then", () => {
     const log = new ModelLog("u", 0);
     const base = BigInt(T0) * 1_000_000n;
     log.append(base + 5_000_000_000n, "one");
@@ -87,22 +91,47 @@ describe("exactly once or a gap (R2)", () => {
       ...log.expected(e),
     });
     const [one, stepped, two] = log.entries as [Entry, Entry, Entry];
-    const skipped = { records: [line(one), line(two)], global };
-    // Not hidden by a read yet: a silent loss.
-    expect(check(skipped, { hiddenByClock: true })).not.toBeNull();
-    // A cursor poll from "one" − 2 s withholds the stepped-back line.
-    log.read({
-      tailLines: 1000,
-      sinceTime: new Date(T0 + 3_000).toISOString(),
-      limitBytes: 1 << 20,
-      nowNs: base,
-    });
-    expect(stepped.hiddenBySince).toBe(true);
-    expect(check(skipped, { hiddenByClock: true })).toBeNull();
-    expect(check(skipped)).not.toBeNull();
-    // Never a duplicate.
+    const records = [line(one), line(two)];
+    // "one" at poll 0, "two" at poll 1; no read returned "stepped back": passed over, counted.
+    const unseen = {
+      records,
+      global,
+      recordPolls: [0, 1],
+      seenAt: new Map([
+        [one, 0],
+        [two, 1],
+      ]),
+    };
+    const passed = { lines: 0 };
+    expect(check(unseen, { unobservable: true, passed })).toBeNull();
+    expect(passed.lines).toBe(1);
+    // A read of poll 1 returned it: skipping it is a loss outside a gap.
+    const seen = {
+      ...unseen,
+      seenAt: new Map([
+        [one, 0],
+        [stepped, 1],
+        [two, 1],
+      ]),
+    };
+    expect(check(seen, { unobservable: true })).not.toBeNull();
+    // Returned only by a later poll: not seen when "two" was delivered, so it was not observable.
+    const later = {
+      ...unseen,
+      seenAt: new Map([
+        [one, 0],
+        [stepped, 2],
+        [two, 1],
+      ]),
+    };
+    expect(check(later, { unobservable: true })).toBeNull();
+    // Without the option, any skip is a loss; and a repeat is a duplicate either way.
+    expect(check(unseen)).not.toBeNull();
     expect(
-      check({ records: [line(one), line(two), line(two)], global }, { hiddenByClock: true }),
+      check(
+        { ...unseen, records: [line(one), line(two), line(two)], recordPolls: [0, 1, 1] },
+        { unobservable: true },
+      ),
     ).not.toBeNull();
   });
 

@@ -15,7 +15,7 @@ import { BINDING, chunkOf, type Entry, IDENTITY, KEYS, ModelLog, prng, T0 } from
 const WORDS = ["alpha", "beta", "gamma", "delta", "epsilon"];
 /** Lines written after the schedule, one at a time, each of which must reach the follower… */
 const FOLLOWER_MARKERS = 3;
-/** …within this many polls 40 s apart (the idle probe needs the view idle for 30 s). */
+/** …within this many polls 40 s apart. */
 export const FOLLOWER_POLLS = 4;
 
 export interface Outcome {
@@ -27,8 +27,10 @@ export interface Outcome {
   steps: { back: number; forward: number; future: number };
   /** After the schedule, lines appended one by one reached the view within FOLLOWER_POLLS polls. */
   followerSaw: boolean;
-  /** Lines a cursor poll's sinceTime withheld because the node's clock had stepped back. */
-  hiddenByClock: number;
+  /** The poll (0-based) each record was delivered by. */
+  recordPolls: number[];
+  /** The first poll whose read or probe returned each entry (absent: no read ever returned it). */
+  seenAt: Map<Entry, number>;
 }
 
 /** Options of a schedule: `hostileClocks` adds node clock steps and far-future lines (R11). */
@@ -55,6 +57,11 @@ export function runSchedule(
   let log = new ModelLog(`uid-${uidCounter}`, 0);
   const logs: ModelLog[] = [log];
   const records: LogRecord[] = [];
+  const recordPolls: number[] = [];
+  const seenAt = new Map<Entry, number>();
+  const saw = (l: ModelLog, opts: ReadOptions): void => {
+    for (const e of returnedEntries(l, opts)) if (!seenAt.has(e)) seenAt.set(e, polls);
+  };
   let token: string | null = null;
   let viewTail = [3, 5, 10, 50, 200][r.int(5)]!;
   let polls = 0;
@@ -81,6 +88,7 @@ export function runSchedule(
     });
     const limitBytes = hostile ? 1_048_576 : [200, 600, 2_000, 1_048_576][r.int(4)]!;
     const read = log.read({ ...plan, limitBytes, nowNs: ns + offset });
+    saw(log, { ...plan, limitBytes });
     // Sometimes the container restarts while the log is read: the re-read sees it.
     let after: ModelLog = log;
     if (!quiet && r.next() < 0.04) {
@@ -93,6 +101,7 @@ export function runSchedule(
     if (plan.probe && isIdleRead(chunk, state, now)) {
       probes++;
       probe = chunkOf(log, log.read({ ...plan.probe, nowNs: ns + offset }), plan.probe.limitBytes, after);
+      saw(log, plan.probe);
     }
     const out = buildLogPage({
       chunk,
@@ -111,6 +120,7 @@ export function runSchedule(
       `poll now=${new Date(now).toISOString()} plan=${JSON.stringify(plan)} tail=${viewTail} limit=${limitBytes} stream=${log.uid}/${log.restartCount} truncated=${read.truncated} probed=${probe !== null}\n  chunk=${JSON.stringify(read.text)}\n  state=${JSON.stringify(state)}\n  records=${JSON.stringify(out.page.records.map((x) => (x.type === "line" ? `${x.time} ${x.message}` : x.type === "gap" ? `GAP ${x.reason}` : `W${x.count}`)))}`,
     );
     records.push(...out.page.records);
+    for (const _ of out.page.records) recordPolls.push(polls);
     token = out.cursor;
     polls++;
     if (after !== log) {
@@ -196,37 +206,61 @@ export function runSchedule(
     probes,
     steps,
     followerSaw,
-    hiddenByClock: logs.reduce(
-      (n, l) => n + l.entries.filter((e) => e.behind === true && e.hiddenBySince === true).length,
-      0,
-    ),
+    recordPolls,
+    seenAt,
   };
+}
+
+interface ReadOptions {
+  tailLines: number;
+  sinceTime?: string;
+  limitBytes: number;
+}
+
+/** The entries a kubelet read returns whole (tailLines, then sinceTime, then the byte cut). */
+function returnedEntries(log: ModelLog, opts: ReadOptions): Entry[] {
+  let list = log.entries.slice(Math.max(0, log.entries.length - opts.tailLines));
+  if (opts.sinceTime !== undefined) {
+    const since = BigInt(Date.parse(opts.sinceTime)) * 1_000_000n;
+    list = list.filter((e) => e.ns >= since);
+  }
+  const out: Entry[] = [];
+  let bytes = 0;
+  for (const e of list) {
+    bytes += Buffer.byteLength(`${log.render(e)}\n`, "utf8");
+    if (bytes > opts.limitBytes) break;
+    out.push(e);
+  }
+  return out;
 }
 
 /**
  * Whether the delivered records embed into the model: the set of model positions consistent with
  * what was delivered so far; a line advances by one matching line, a gap lets it skip ahead.
+ *
+ * `unobservable` (hostile clocks) lets the view pass over a line without a gap only where no pipeline
+ * could have seen it: no read or probe of any poll up to the one delivering the record returned it
+ * (a node clock step back dated it before every sinceTime, and a later line was read before an idle
+ * poll's probe could find it; such a poll's inputs are the same as if the line did not exist). Each
+ * position carries the fewest such lines passed over to reach it; `passed` receives the total.
  */
 export function check(
-  o: Pick<Outcome, "records" | "global">,
-  options: { hiddenByClock?: boolean; forgiven?: { lines: number } } = {},
+  o: Pick<Outcome, "records" | "global"> & Partial<Pick<Outcome, "recordPolls" | "seenAt">>,
+  options: { unobservable?: boolean; passed?: { lines: number } } = {},
 ): string | null {
   const n = o.global.length;
-  // The loss the design cannot always see (docs/pipeline.md, hostile clocks): a line that a cursor
-  // poll's sinceTime withheld because the node's clock was behind the resume point (it had stepped
-  // back, behind the lines before or behind the service's clock). The idle probe finds such lines
-  // only while they are among the last ten after the last line shown. Each position carries the
-  // fewest such lines skipped without a gap to reach it.
-  const hidden = (p: number): boolean => {
-    const e = o.global[p]!.entry;
-    return options.hiddenByClock === true && e.behind === true && e.hiddenBySince === true;
-  };
   const NONE = Number.MAX_SAFE_INTEGER;
+  const unseen = (p: number, poll: number): boolean => {
+    if (options.unobservable !== true || o.seenAt === undefined) return false;
+    const at = o.seenAt.get(o.global[p]!.entry);
+    return at === undefined || at > poll;
+  };
   let cur = new Array<number>(n + 1).fill(0); // a view may start anywhere (its tail)
   for (let k = 0; k < o.records.length; k++) {
     const rec = o.records[k]!;
+    const poll = o.recordPolls?.[k] ?? 0;
     for (let p = 0; p < n; p++)
-      if (cur[p]! < NONE && hidden(p)) cur[p + 1] = Math.min(cur[p + 1]!, cur[p]! + 1);
+      if (cur[p]! < NONE && unseen(p, poll)) cur[p + 1] = Math.min(cur[p + 1]!, cur[p]! + 1);
     const next = new Array<number>(n + 1).fill(NONE);
     if (rec.type === "gap" && rec.reason === "cursor_expired") {
       // A new view: it starts over from its own tail, so any position is possible again.
@@ -252,6 +286,6 @@ export function check(
     }
     cur = next;
   }
-  if (options.forgiven !== undefined) options.forgiven.lines += Math.min(NONE, ...cur);
+  if (options.passed !== undefined) options.passed.lines += Math.min(NONE, ...cur);
   return null;
 }
