@@ -314,6 +314,8 @@ export class LineClassifier {
   /** PEM shape of the line classified last (docs/pipeline.md §6). */
   pem: Pem = Pem.None;
   private readonly options: RedactOptions;
+  /** Whether the JSON text of the line being classified holds an escape. */
+  private escaped = true;
 
   constructor(ctx: ClassifyContext, run: JsonRunState = { depth: 0 }) {
     this.options = { identity: ctx };
@@ -386,7 +388,15 @@ export class LineClassifier {
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
       return withheldContent("unrecognised_structured");
     }
+    // The line's own controls are gone: a parsed string holds one only through an escape, so
+    // without a backslash no string of the record needs stripping.
+    this.escaped = t.includes("\\");
     return this.recognise(value as Obj, time);
+  }
+
+  /** `s` without controls (docs/pipeline.md §2), for a string parsed from the current line. */
+  private strip(s: string): string {
+    return this.escaped ? stripControls(s) : s;
   }
 
   private recognise(o: Obj, time: string | null): LineRecord | WithheldContent {
@@ -434,13 +444,13 @@ export class LineClassifier {
     o: Obj,
     nested: Obj | undefined,
   ): LineRecord {
-    const stripped = stripControls(rawMessage);
+    const stripped = this.strip(rawMessage);
     const clean = this.clean(stripped);
     const message = fitUtf8(clean, MAX_MESSAGE_BYTES);
     const rec: LineRecord = { type: "line", time, kind, level, message };
     let truncated = message.length !== clean.length;
     if (rawSubsystem !== undefined) {
-      const cleanSub = this.clean(stripControls(rawSubsystem));
+      const cleanSub = this.clean(this.strip(rawSubsystem));
       rec.subsystem = fitUtf8(cleanSub, MAX_FIELD_BYTES);
       truncated ||= rec.subsystem.length !== cleanSub.length;
     }
@@ -456,7 +466,7 @@ export class LineClassifier {
       if (v === undefined && nested !== undefined) v = nested[name];
       let out: FieldValue | undefined;
       if (typeof v === "string") {
-        const clean = this.clean(stripControls(v));
+        const clean = this.clean(this.strip(v));
         out = fitUtf8(clean, MAX_FIELD_BYTES);
         truncated ||= out.length !== clean.length;
       } else if (typeof v === "number" && Number.isFinite(v)) out = v;

@@ -232,6 +232,28 @@ describe("classification", () => {
     expect(one("\u001b[33mWARN\u001b[0m careful")).toMatchObject({ level: "warn", message: "WARN careful" });
   });
 
+  it("strips controls from a record's strings, written as JSON escapes or as they are", () => {
+    const escaped = String.raw`{"level":"error","subsystem":"g\u001b[31mw","message":"a\tb\u0007c\u0085d","method":"G\u007fET","url":"/x\n/y"}`;
+    expect(one(escaped)).toEqual({
+      type: "line",
+      kind: "structured",
+      level: "error",
+      message: "a bcd",
+      subsystem: "gw",
+      fields: { method: "GET", url: "/x/y" },
+    });
+    // Controls of the line itself (DEL and C1 are valid unescaped in JSON strings) go before parsing.
+    const raw = '{"level":"error","subsystem":"g\u0085w","message":"a\u007fb","code":"c\u0080d"}';
+    expect(one(raw)).toEqual({
+      type: "line",
+      kind: "structured",
+      level: "error",
+      message: "ab",
+      subsystem: "gw",
+      fields: { code: "cd" },
+    });
+  });
+
   it("turns tabs into spaces in short, long Latin-1 and long wider text alike", () => {
     for (const text of [
       "a\tb",
