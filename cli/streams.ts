@@ -4,6 +4,7 @@
  * are merged by time across streams; a merged view prefixes each line with its stream, in its own
  * colour (stern-like). Each request passes the limiter on its own.
  */
+import { fractionalMillis } from "../lib/rfc3339.ts";
 import type { Ctx } from "./context.ts";
 import { ApiError, EXIT, type ExitCode, Interrupted } from "./errors.ts";
 import { escapeJsonText } from "./escape.ts";
@@ -97,14 +98,9 @@ interface Entry {
   json: string | undefined;
 }
 
-const timeOf = (r: Record<string, unknown>): number | undefined => {
-  if (typeof r.time !== "string") return undefined;
-  const t = Date.parse(r.time);
-  if (Number.isNaN(t)) return undefined;
-  // Nanosecond digits order lines within one millisecond.
-  const frac = /\.(\d{4,9})Z$/.exec(r.time)?.[1];
-  return frac === undefined ? t : t + Number(`0.${frac.slice(3)}`);
-};
+/** A record's time for merging (nanosecond digits order lines within one millisecond). */
+const timeOf = (r: Record<string, unknown>): number | undefined =>
+  typeof r.time === "string" ? (fractionalMillis(r.time) ?? undefined) : undefined;
 
 /**
  * Merges per-stream record lists by time, each list's own order kept (an untimed record goes out

@@ -127,6 +127,15 @@ export function toUtcMillisRfc3339(text: string): string | null {
   return t === null ? null : utcWithFraction(wholeSecondMillis(t), t.fraction.padEnd(3, "0").slice(0, 3));
 }
 
+/**
+ * Epoch milliseconds of a real instant in the full form, its sub-millisecond digits as the decimal
+ * part (so times within one millisecond still order); null otherwise.
+ */
+export function fractionalMillis(text: string): number | null {
+  const t = realInstant(text);
+  return t === null ? null : wholeSecondMillis(t) + Number(`0.${t.fraction}`) * 1000;
+}
+
 /** The parts of a full-form time that names a real instant with a real offset; null otherwise. */
 function realInstant(text: string): Rfc3339Time | null {
   const t = readRfc3339(text);

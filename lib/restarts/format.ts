@@ -3,12 +3,13 @@
  * line per phase seen, with the record's pseudonyms in place of identifiers. Pure. A record with no
  * phase (Kubernetes-only evidence) renders no line: nothing is invented.
  */
+import { isRfc3339Utc } from "../rfc3339.ts";
 import { formatRestartLine, type RestartLine, type RestartPhase } from "./parse.ts";
 import type { RestartRecord } from "./types.ts";
 
-const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z$/;
+/** `t` when it is a strict UTC time, else `fallback` when that is, else null. */
 const at = (t: string | null, fallback: string): string | null =>
-  t !== null && TIME.test(t) ? t : TIME.test(fallback) ? fallback : null;
+  t !== null && isRfc3339Utc(t) ? t : isRfc3339Utc(fallback) ? fallback : null;
 
 const SIGNALS: Record<number, string> = {
   1: "SIGHUP",

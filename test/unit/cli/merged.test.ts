@@ -7,7 +7,9 @@
  */
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
+import { mergeByTime } from "../../../cli/streams.ts";
 import { renderTable } from "../../../cli/table.ts";
+import { fractionalMillis } from "../../../lib/rfc3339.ts";
 import {
   base,
   deploymentsData,
@@ -143,6 +145,20 @@ describe("--source all without --follow", () => {
     ]);
     expect(r.stderr).toBe("occ: skipping source sandbox: not available (NOT_IMPLEMENTED)\n");
     expect(r.sleeps).toEqual([]);
+  });
+
+  it("merges by the instant, sub-millisecond digits included, whatever the offset", () => {
+    // The CLI's own merge key (cli/streams.ts); an untimed record goes out once at its list's head.
+    const time = (t: string) => fractionalMillis(t) ?? undefined;
+    const gateway = ["2026-11-29T11:59:58.123002Z", "2026-11-29T11:59:58.124Z"];
+    const agent = ["2026-11-29T11:59:58.123001Z", "2026-11-29T13:59:58.1235+02:00", "not a time"];
+    expect(mergeByTime([gateway, agent], time)).toEqual([
+      agent[0],
+      gateway[0],
+      agent[1],
+      agent[2],
+      gateway[1],
+    ]);
   });
 
   it("--no-prefix drops the prefixes of a merged view; -o json names each record's stream", async () => {
