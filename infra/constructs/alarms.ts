@@ -22,7 +22,7 @@ import type { IFunction } from "aws-cdk-lib/aws-lambda";
 import { Topic } from "aws-cdk-lib/aws-sns";
 import type { IQueue } from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
-import { METRIC_NAMESPACE } from "../../lib/probe/report.ts";
+import { METRIC_NAMESPACE, PROBE_DIMENSION, PROBE_FAILURES_METRIC } from "../../lib/probe/report.ts";
 
 /**
  * The probe's EMF metric as lib/probe/report.ts writes it: one count per run (0 when healthy) with the
@@ -30,8 +30,8 @@ import { METRIC_NAMESPACE } from "../../lib/probe/report.ts";
  */
 export const PROBE_METRIC = {
   namespace: METRIC_NAMESPACE,
-  metricName: "ProbeFailures",
-  dimensionsMap: { Function: "health-probe" },
+  metricName: PROBE_FAILURES_METRIC,
+  dimensionsMap: PROBE_DIMENSION,
 } as const;
 
 const PERIOD = Duration.minutes(5);

@@ -130,6 +130,8 @@ export function groupStatus(statuses: readonly CheckStatus[]): CheckStatus {
 export const METRIC_NAMESPACE = "RuntimeLogs";
 /** The probe's one metric dimension (the alarms select on it): `Function` = its function name. */
 export const PROBE_DIMENSION = { Function: "health-probe" } as const;
+/** Failed checks of one run (0 when healthy): the metric the probe alarm watches. */
+export const PROBE_FAILURES_METRIC = "ProbeFailures";
 
 /**
  * The probe's metrics (Powertools Metrics, flushed as Embedded Metric Format on stdout), in
@@ -149,7 +151,7 @@ export function recordProbeMetrics(metrics: Metrics, report: ProbeReport): void 
   const clusters = report.checks.clusters.clusters;
   const latencies = clusters.map((c) => c.latencyMs).filter((n): n is number => n !== null);
   const count = (name: string, value: number) => metrics.addMetric(name, MetricUnit.Count, value);
-  count("ProbeFailures", checks.filter((c) => c.status === "failed").length);
+  count(PROBE_FAILURES_METRIC, checks.filter((c) => c.status === "failed").length);
   count("ProbeDegraded", checks.filter((c) => c.status === "degraded").length);
   count("ProbePartial", report.partial ? 1 : 0);
   metrics.addMetric("ProbeDurationMs", MetricUnit.Milliseconds, report.durationMs);
