@@ -8,7 +8,8 @@
  *    alternation, so it cannot backtrack), at most GROUP_WORDS words per group: a short
  *    alternation tests fast, a long one does not.
  * Case-sensitive prefixes (the provider catalog) are found in the same pass by two exact pairs in a
- * row, the first and the second two characters of a prefix; the rule itself compares the rest.
+ * row, the first and the second two characters of a prefix of one class; the rule itself compares
+ * the rest.
  *
  * Why a superset: rules match their words ASCII case-insensitively at most, and redacting only
  * ever replaces a span by one private-use marker, which cannot complete an ASCII word or join two
@@ -40,17 +41,32 @@ interface Group {
 export function compileTriggers(rules: readonly Rule[]): Triggers {
   const groups: Group[] = [];
   let runFlags = 0;
-  /** Per exact pair (7 bits each): the rules with a prefix whose first, or second, two characters it is. */
+  /**
+   * Per exact pair (7 bits each): the prefix classes with a prefix whose first, or second, two
+   * characters it is. A class is the prefixes of one first pair (32 classes, shared round-robin), so
+   * the first pair of one prefix and the second pair of another only meet in one class by chance.
+   */
   const firstPairs = new Uint32Array(128 * 128);
   const secondPairs = new Uint32Array(128 * 128);
+  /** Per prefix class: the rules with a prefix in it. */
+  const classFlags = new Uint32Array(32);
+  const classOf = new Map<number, number>();
   rules.forEach((rule, k) => {
     const flag = 1 << k;
     if (rule.longRun === true) runFlags |= flag;
     for (const p of rule.prefixes ?? []) {
       const [a, b, c] = [p.charCodeAt(0) & 127, p.charCodeAt(1) & 127, p.charCodeAt(2) & 127];
-      firstPairs[(a << 7) | b]! |= flag;
-      if (p.length === 2) for (let any = 0; any < 128; any++) secondPairs[(b << 7) | any]! |= flag;
-      else secondPairs[(b << 7) | c]! |= flag;
+      const first = (a << 7) | b;
+      let cls = classOf.get(first);
+      if (cls === undefined) {
+        cls = classOf.size % 32;
+        classOf.set(first, cls);
+      }
+      const bit = 1 << cls;
+      classFlags[cls]! |= flag;
+      firstPairs[first]! |= bit;
+      if (p.length === 2) for (let any = 0; any < 128; any++) secondPairs[(b << 7) | any]! |= bit;
+      else secondPairs[(b << 7) | c]! |= bit;
     }
     const words = [...new Set(rule.words)].sort();
     for (let i = 0; i < words.length; i += GROUP_WORDS) {
@@ -115,7 +131,8 @@ export function compileTriggers(rules: readonly Rule[]): Triggers {
         fc = fd;
         fd = fe;
       }
-      let out = (long & 64 ? runFlags : 0) | prefixed;
+      let out = long & 64 ? runFlags : 0;
+      for (let cls = 0; prefixed !== 0; cls++, prefixed >>>= 1) if (prefixed & 1) out |= classFlags[cls]!;
       for (let k = 0; maybe !== 0; k++, maybe >>>= 1) {
         if ((maybe & 1) === 0 || (out & flags[k]!) !== 0) continue;
         if (tests[k]!.test(s)) out |= flags[k]!;
