@@ -15,6 +15,8 @@ export const BINDING: CursorBinding = {
   deploymentId: "dep-1",
   source: "gateway",
 };
+/** The same view's binding on the sandbox source. */
+export const SANDBOX_BINDING = { ...BINDING, source: "sandbox" } as const satisfies CursorBinding;
 export const T0 = Date.parse("2026-01-15T08:00:00Z");
 
 /** RFC 3339 with a 9-digit fraction from integer nanoseconds since the epoch. */

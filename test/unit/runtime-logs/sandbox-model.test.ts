@@ -11,15 +11,8 @@ import type { SandboxChunk, SandboxLogLine } from "../../../lib/openshell/types.
 import { type SandboxCursorState, verifySandboxCursor } from "../../../lib/runtime-logs/sandbox-cursor.ts";
 import { buildSandboxPage, planSandboxRead } from "../../../lib/runtime-logs/sandbox-page.ts";
 import type { GapRecord } from "../../../lib/runtime-logs/types.ts";
-import { IDENTITY, KEYS, T0 } from "./harness.ts";
+import { IDENTITY, KEYS, SANDBOX_BINDING, T0 } from "./harness.ts";
 
-const BINDING = {
-  principalId: "p",
-  namespaceId: "ns",
-  agentId: "a",
-  deploymentId: "d",
-  source: "sandbox" as const,
-};
 // Far-future outliers stay beyond now + 60 s for the whole schedule (a line within the skew
 // allowance is a timed line and moves the frontier, as the rules say).
 const DAY = 86_400_000;
@@ -144,7 +137,7 @@ function runSchedule(seed: number, mutate?: (keys: string[]) => string[]): Outco
     polls++;
     let cursor: SandboxCursorState | null = null;
     if (token !== null) {
-      const v = verifySandboxCursor(token, { binding: BINDING, keys: KEYS, now: clock });
+      const v = verifySandboxCursor(token, { binding: SANDBOX_BINDING, keys: KEYS, now: clock });
       if (v.status !== "valid") throw new Error("a short schedule's cursor cannot expire");
       cursor = v.state;
     } else tailLines = int(1, 50);
@@ -159,7 +152,7 @@ function runSchedule(seed: number, mutate?: (keys: string[]) => string[]): Outco
       chunk,
       cursor,
       expired: false,
-      view: { binding: BINDING, tailLines },
+      view: { binding: SANDBOX_BINDING, tailLines },
       deploymentId: "d",
       requestId: "req_1",
       now: clock,

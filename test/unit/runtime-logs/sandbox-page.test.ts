@@ -16,15 +16,7 @@ import {
 } from "../../../lib/runtime-logs/index.ts";
 import type { SandboxPageInput } from "../../../lib/runtime-logs/sandbox-page.ts";
 import { failureOf } from "../../support/failure.ts";
-import { IDENTITY, KEYS, OLD_KEYS, T0 } from "./harness.ts";
-
-const BINDING = {
-  principalId: "p",
-  namespaceId: "ns",
-  agentId: "a",
-  deploymentId: "d",
-  source: "sandbox" as const,
-};
+import { IDENTITY, KEYS, OLD_KEYS, SANDBOX_BINDING, T0 } from "./harness.ts";
 
 const line = (ms: number, message: string, extra: Partial<SandboxLogLine> = {}): SandboxLogLine => ({
   sandboxId: "sbx-1",
@@ -54,7 +46,7 @@ function page(c: SandboxChunk, over: Partial<SandboxPageInput> = {}) {
     chunk: c,
     cursor: null,
     expired: false,
-    view: { binding: BINDING, tailLines: 200 },
+    view: { binding: SANDBOX_BINDING, tailLines: 200 },
     deploymentId: "d",
     requestId: "req_1",
     now: T0 + 10_000,
@@ -65,7 +57,7 @@ function page(c: SandboxChunk, over: Partial<SandboxPageInput> = {}) {
 }
 
 const state = (token: string, now = T0 + 10_000) => {
-  const v = verifySandboxCursor(token, { binding: BINDING, keys: KEYS, now });
+  const v = verifySandboxCursor(token, { binding: SANDBOX_BINDING, keys: KEYS, now });
   return v.state;
 };
 const lines = (recs: LogRecord[]) =>
@@ -164,7 +156,7 @@ describe("sandbox records", () => {
         line(3, "bad", { level: "ERROR" }),
       ]),
       {
-        view: { binding: BINDING, tailLines: 200, minLevel: "warn" },
+        view: { binding: SANDBOX_BINDING, tailLines: 200, minLevel: "warn" },
       },
     );
     expect(lines(built.page.records)).toEqual(["odd", "bad"]);
@@ -318,28 +310,28 @@ describe("sandbox cursor", () => {
         const c = String.fromCharCode(((token.charCodeAt(i) - 32 + d) % 95) + 32);
         const bad = token.slice(0, i) + c + token.slice(i + 1);
         if (bad === token) return;
-        expect(() => verifySandboxCursor(bad, { binding: BINDING, keys: KEYS, now: T0 + 10_000 })).toThrow(
-          expect.objectContaining({ code: "RUNTIME_LOGS_CURSOR_INVALID" }),
-        );
+        expect(() =>
+          verifySandboxCursor(bad, { binding: SANDBOX_BINDING, keys: KEYS, now: T0 + 10_000 }),
+        ).toThrow(expect.objectContaining({ code: "RUNTIME_LOGS_CURSOR_INVALID" }));
       }),
       { numRuns: 300 },
     );
     for (const binding of [
-      { ...BINDING, principalId: "q" },
-      { ...BINDING, source: "gateway" as const },
+      { ...SANDBOX_BINDING, principalId: "q" },
+      { ...SANDBOX_BINDING, source: "gateway" as const },
     ]) {
       expect(() => verifySandboxCursor(token, { binding, keys: KEYS, now: T0 + 10_000 })).toThrow(
         expect.objectContaining({ code: "RUNTIME_LOGS_CURSOR_INVALID" }),
       );
     }
-    expect(() => verifySandboxCursor(token, { binding: BINDING, keys: KEYS, now: T0 - 120_000 })).toThrow(
-      expect.objectContaining({ code: "RUNTIME_LOGS_CURSOR_INVALID" }),
-    );
-    expect(verifySandboxCursor(token, { binding: BINDING, keys: KEYS, now: T0 + 3_700_000 }).status).toBe(
-      "expired",
-    );
     expect(() =>
-      verifySandboxCursor(token, { binding: BINDING, keys: OLD_KEYS, now: T0 + 10_000 }),
+      verifySandboxCursor(token, { binding: SANDBOX_BINDING, keys: KEYS, now: T0 - 120_000 }),
+    ).toThrow(expect.objectContaining({ code: "RUNTIME_LOGS_CURSOR_INVALID" }));
+    expect(
+      verifySandboxCursor(token, { binding: SANDBOX_BINDING, keys: KEYS, now: T0 + 3_700_000 }).status,
+    ).toBe("expired");
+    expect(() =>
+      verifySandboxCursor(token, { binding: SANDBOX_BINDING, keys: OLD_KEYS, now: T0 + 10_000 }),
     ).toThrow();
   });
 });
