@@ -1,24 +1,18 @@
 import { GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ServiceError } from "../../../lib/api/errors.ts";
 import type { DenialAudit, ReadAudit } from "../../../lib/audit/records.ts";
 import { RestartRecordTable, restartPk } from "../../../lib/audit/restart-items.ts";
 import { AuditUnavailableError, DynamoAuditSink } from "../../../lib/audit/sink.ts";
 import { ULID_PATTERN, ulid, ulidTime } from "../../../lib/audit/ulid.ts";
 import { createDynamo } from "../../../lib/state/dynamo.ts";
-import { closedEndpoint, type LocalDynamo, startDynalite } from "../../support/dynalite.ts";
+import { closedEndpoint } from "../../support/dynalite.ts";
+import { dynaliteSuite } from "../../support/dynalite-suite.ts";
 
 const T0 = Date.UTC(2026, 10, 29, 12, 0, 0, 123);
-let db: LocalDynamo;
+const db = dynaliteSuite();
 let clock = T0;
-
-beforeAll(async () => {
-  db = await startDynalite();
-});
-afterAll(async () => {
-  await db.close();
-});
 
 const sink = (options: { randomBytes?: (n: number) => Uint8Array } = {}) =>
   new DynamoAuditSink({

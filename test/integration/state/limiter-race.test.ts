@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ServiceError } from "../../../lib/api/errors.ts";
 import type { Lease } from "../../../lib/limiter/limiter.ts";
 import { principalLimitKey } from "../../../lib/limiter/store.ts";
-import { type LocalDynamo, startDynalite } from "../../support/dynalite.ts";
+import { dynaliteSuite } from "../../support/dynalite-suite.ts";
 import {
   agentHolders,
   container,
@@ -16,13 +16,7 @@ import {
   target,
 } from "./limiter-support.ts";
 
-let db: LocalDynamo;
-beforeAll(async () => {
-  db = await startDynalite();
-});
-afterAll(async () => {
-  await db.close();
-});
+const db = dynaliteSuite();
 
 describe("concurrency across containers", () => {
   it("50 concurrent admissions from 50 containers against a burst of 10 admit at most 10", async () => {

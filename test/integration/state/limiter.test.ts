@@ -1,6 +1,6 @@
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ServiceError } from "../../../lib/api/errors.ts";
 import { agentShardCaps, type LimitState, planPrincipal } from "../../../lib/limiter/gcra.ts";
 import { GcraLeaseLimiter, type Lease } from "../../../lib/limiter/limiter.ts";
@@ -11,7 +11,8 @@ import {
   principalLimitKey,
 } from "../../../lib/limiter/store.ts";
 import { createDynamo } from "../../../lib/state/dynamo.ts";
-import { closedEndpoint, type LocalDynamo, startDynalite } from "../../support/dynalite.ts";
+import { closedEndpoint } from "../../support/dynalite.ts";
+import { dynaliteSuite } from "../../support/dynalite-suite.ts";
 import {
   admittedInARow,
   agentHolders,
@@ -26,13 +27,7 @@ import {
   target,
 } from "./limiter-support.ts";
 
-let db: LocalDynamo;
-beforeAll(async () => {
-  db = await startDynalite();
-});
-afterAll(async () => {
-  await db.close();
-});
+const db = dynaliteSuite();
 
 describe("rate (GCRA) on dynalite with a manual clock", () => {
   it("admits exactly 10 sequential reads, then 429 with Retry-After 1", async () => {

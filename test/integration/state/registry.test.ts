@@ -1,12 +1,13 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { ServiceError } from "../../../lib/api/errors.ts";
 import { authorize } from "../../../lib/auth/policy.ts";
 import { agentKey, grantKey, RUNNING_KEY } from "../../../lib/registry/items.ts";
 import { DynamoRegistryStore } from "../../../lib/registry/store.ts";
 import { createDynamo } from "../../../lib/state/dynamo.ts";
 import { loadRegistry, localCluster, type RegistrySection } from "../../../local/registry-loader.ts";
-import { closedEndpoint, type LocalDynamo, startDynalite } from "../../support/dynalite.ts";
+import { closedEndpoint } from "../../support/dynalite.ts";
+import { dynaliteSuite } from "../../support/dynalite-suite.ts";
 
 const placement = { gateway: { clusterId: "demo", namespace: "tenant-a", plane: "control" as const } };
 
@@ -97,18 +98,12 @@ const section: RegistrySection = {
   ],
 };
 
-let db: LocalDynamo;
+const db = dynaliteSuite();
 let clock = 0;
 const now = () => clock;
 const store = () =>
   new DynamoRegistryStore({ doc: db.doc, client: db.client, tableName: db.tableNames.registry, now });
 
-beforeAll(async () => {
-  db = await startDynalite();
-});
-afterAll(async () => {
-  await db.close();
-});
 beforeEach(async () => {
   clock = 1_000_000;
   await loadRegistry({ doc: db.doc, tableName: db.tableNames.registry, replace: true }, section, [
