@@ -1,32 +1,13 @@
 /** Character classes and span helpers the rules share. Every helper is a linear scan. */
-import {
-  APOSTROPHE,
-  BACKSLASH,
-  DIGIT_0,
-  DIGIT_9,
-  DOT,
-  HYPHEN,
-  LOWER_A,
-  LOWER_Z,
-  PLUS,
-  QUOTE,
-  SLASH,
-  SPACE,
-  TAB,
-  UNDERSCORE,
-  UPPER_A,
-  UPPER_Z,
-} from "./chars.ts";
 
 export const isAlnum = (c: number): boolean =>
-  (c >= DIGIT_0 && c <= DIGIT_9) || (c >= UPPER_A && c <= UPPER_Z) || (c >= LOWER_A && c <= LOWER_Z);
-export const isTokenChar = (c: number): boolean => isAlnum(c) || c === UNDERSCORE || c === HYPHEN;
-export const isKeyChar = (c: number): boolean => isTokenChar(c) || c === DOT;
-export const isSpace = (c: number): boolean => c <= SPACE;
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+export const isTokenChar = (c: number): boolean => isAlnum(c) || c === 95 || c === 45;
+export const isKeyChar = (c: number): boolean => isTokenChar(c) || c === 46;
+export const isSpace = (c: number): boolean => c <= 0x20;
 export const isPlaceholder = (c: number): boolean => c >= 0xe000 && c <= 0xf8ff;
 
-export const isLetter = (c: number): boolean =>
-  (c >= UPPER_A && c <= UPPER_Z) || (c >= LOWER_A && c <= LOWER_Z);
+export const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 
 /**
  * The ledger of the text the chain is working on: for each placeholder in it, in order, how many
@@ -101,7 +82,7 @@ export function isOneMark(s: string, a: number, b: number): boolean {
 export function wordEnd(s: string, i: number): number {
   const n = s.length;
   const q = s.charCodeAt(i);
-  if (q === QUOTE || q === APOSTROPHE) {
+  if (q === 34 || q === 39) {
     const close = s.indexOf(s[i]!, i + 1);
     return close < 0 ? n : close + 1;
   }
@@ -116,7 +97,7 @@ export function wordEnd(s: string, i: number): number {
 export function skipBlanks(s: string, i: number): number {
   while (i < s.length) {
     const c = s.charCodeAt(i);
-    if (c !== SPACE && c !== TAB) break;
+    if (c !== 32 && c !== 9) break;
     i++;
   }
   return i;
@@ -125,8 +106,8 @@ export function skipBlanks(s: string, i: number): number {
 /** Index past an optional quote (`"`, `'` or `\"`) at `i`, with the quote found (or ""). */
 export function optionalQuote(s: string, i: number): [number, string] {
   const c = s.charCodeAt(i);
-  if (c === QUOTE || c === APOSTROPHE) return [i + 1, s[i]!];
-  if (c === BACKSLASH && s.charCodeAt(i + 1) === QUOTE) return [i + 2, '\\"'];
+  if (c === 34 || c === 39) return [i + 1, s[i]!];
+  if (c === 92 && s.charCodeAt(i + 1) === 34) return [i + 2, '\\"'];
   return [i, ""];
 }
 
@@ -136,8 +117,8 @@ export function closingQuote(s: string, v: number, quote: string): number {
   if (quote === "'") return s.indexOf("'", v);
   for (let i = v; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c === BACKSLASH) i++;
-    else if (c === QUOTE) return i;
+    if (c === 92) i++;
+    else if (c === 34) return i;
   }
   return -1;
 }
@@ -153,6 +134,6 @@ export function onlyPlaceholders(s: string, a: number, b: number): boolean {
 /** ASCII alphabet table: bit 1 standard base64 `[A-Za-z0-9+/]`, bit 2 base64url `[A-Za-z0-9_-]`. */
 export const ALPHABET = new Uint8Array(128);
 for (let c = 0; c < 128; c++) {
-  if (isAlnum(c) || c === PLUS || c === SLASH) ALPHABET[c]! |= 1;
+  if (isAlnum(c) || c === 43 || c === 47) ALPHABET[c]! |= 1;
   if (isTokenChar(c)) ALPHABET[c]! |= 2;
 }

@@ -15,8 +15,6 @@
  * ever replaces a span by one private-use marker, which cannot complete an ASCII word or join two
  * runs; so the words found in the input are a superset of those any later rule sees.
  */
-
-import { DOT, UPPER_A, UPPER_Z } from "./chars.ts";
 import type { Rule } from "./rule.ts";
 import { ALPHABET } from "./scan.ts";
 
@@ -84,7 +82,7 @@ export function compileTriggers(rules: readonly Rule[]): Triggers {
   const nextPairs = new Uint32Array(128 * 128);
   const codes = (w: string, at: number): number[] => {
     const c = w.charCodeAt(at);
-    return at >= w.length || c === DOT ? Array.from({ length: 128 }, (_, x) => x) : [c & 127];
+    return at >= w.length || c === 46 ? Array.from({ length: 128 }, (_, x) => x) : [c & 127];
   };
   groups.forEach((g, k) => {
     const bit = 1 << k;
@@ -101,7 +99,7 @@ export function compileTriggers(rules: readonly Rule[]): Triggers {
   alphabet.set(ALPHABET);
   /** Per UTF-16 code unit: ASCII letters in lower case, everything else cut to 7 bits. */
   const fold = new Uint8Array(65536);
-  for (let c = 0; c < 65536; c++) fold[c] = c >= UPPER_A && c <= UPPER_Z ? c + 32 : c & 127;
+  for (let c = 0; c < 65536; c++) fold[c] = c >= 65 && c <= 90 ? c + 32 : c & 127;
   return {
     of(s: string): number {
       const n = s.length;

@@ -1,18 +1,5 @@
 /** `bearer`, `basic`, `netrc`: credentials after an authentication scheme or a netrc `login`. */
 
-import {
-  DELETE,
-  DIGIT_0,
-  DIGIT_9,
-  DOT,
-  EQUALS,
-  HYPHEN,
-  PLUS,
-  SLASH,
-  SPACE,
-  TILDE,
-  UNDERSCORE,
-} from "../chars.ts";
 import { wordAt } from "../grammar.ts";
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
@@ -23,14 +10,7 @@ const BASIC = /\bbasic\s+/gi;
 const NETRC = /\blogin\s+/gi;
 
 const isB64Token = (c: number): boolean =>
-  isAlnum(c) ||
-  c === HYPHEN ||
-  c === DOT ||
-  c === UNDERSCORE ||
-  c === TILDE ||
-  c === PLUS ||
-  c === SLASH ||
-  c === EQUALS;
+  isAlnum(c) || c === 45 || c === 46 || c === 95 || c === 126 || c === 43 || c === 47 || c === 61;
 
 function authSchemesRule(s: string, lower: string): string {
   const spans: number[] = [];
@@ -43,7 +23,7 @@ function authSchemesRule(s: string, lower: string): string {
       let digit = false;
       while (j < s.length && (isB64Token(s.charCodeAt(j)) || isPlaceholder(s.charCodeAt(j)))) {
         const c = s.charCodeAt(j);
-        if (c >= DIGIT_0 && c <= DIGIT_9) digit = true;
+        if (c >= 48 && c <= 57) digit = true;
         j++;
       }
       if (digit) {
@@ -59,10 +39,10 @@ function authSchemesRule(s: string, lower: string): string {
       let j = v;
       while (j < s.length) {
         const c = s.charCodeAt(j);
-        if (isAlnum(c) || c === PLUS || c === SLASH) j++;
+        if (isAlnum(c) || c === 43 || c === 47) j++;
         else break;
       }
-      while (j < s.length && s.charCodeAt(j) === EQUALS && j - v < 1100) j++;
+      while (j < s.length && s.charCodeAt(j) === 61 && j - v < 1100) j++;
       if (j - v >= 8 && j - v <= 1024 && (j - v) % 4 === 0 && decodesToUserPass(s.slice(v, j))) {
         found.push([m.index, j, M.basic]);
         BASIC.lastIndex = j;
@@ -100,7 +80,7 @@ function decodesToUserPass(b64: string): boolean {
   const bytes = Buffer.from(b64, "base64");
   const colon = bytes.indexOf(58);
   if (colon < 1 || colon === bytes.length - 1) return false;
-  for (const b of bytes) if (b < SPACE || b === DELETE) return false;
+  for (const b of bytes) if (b < 0x20 || b === 0x7f) return false;
   return Buffer.from(bytes.toString("utf8"), "utf8").equals(bytes);
 }
 

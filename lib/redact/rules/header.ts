@@ -1,6 +1,4 @@
 /** `header`: values of credential-carrying HTTP headers, to the end of the line or closing quote. */
-
-import { COLON, EQUALS, UNDERSCORE } from "../chars.ts";
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
 import { closingQuote, isAlnum, isOneMark, isSpace, optionalQuote, skipBlanks, splice } from "../scan.ts";
@@ -15,13 +13,13 @@ function headerRule(s: string): string {
     const a = m.index;
     if (a > 0) {
       const p = s.charCodeAt(a - 1);
-      if (isAlnum(p) || p === UNDERSCORE) continue;
+      if (isAlnum(p) || p === 95) continue;
     }
     let j = HEADER_NAMES.lastIndex;
     const [afterKeyQuote] = optionalQuote(s, j);
     j = skipBlanks(s, afterKeyQuote);
     const sep = s.charCodeAt(j);
-    if (sep !== COLON && sep !== EQUALS) continue;
+    if (sep !== 58 && sep !== 61) continue;
     j = skipBlanks(s, j + 1);
     const [v, quote] = optionalQuote(s, j);
     let end: number;

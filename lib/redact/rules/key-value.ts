@@ -4,23 +4,6 @@
  * name/value attributes, SQL (`PASSWORD '…'`, `IDENTIFIED BY '…'`), flags (`--db-pass v`) and env
  * names with any affix or case (`DB_PASS`, `PGPASSWORD`, `authKey`, `encryptionKey`).
  */
-
-import {
-  AMPERSAND,
-  DIGIT_0,
-  DIGIT_9,
-  DOT,
-  GREATER_THAN,
-  HASH,
-  HYPHEN,
-  LOWER_A,
-  LOWER_Z,
-  QUESTION_MARK,
-  SEMICOLON,
-  UNDERSCORE,
-  UPPER_A,
-  UPPER_Z,
-} from "../chars.ts";
 import { valueAfterKey, valueAt, wordAt } from "../grammar.ts";
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
@@ -78,9 +61,9 @@ function endsWithPart(key: string, low: string, word: string, whole: boolean): b
   const at = key.length - word.length;
   if (at === 0) return whole;
   const p = key.charCodeAt(at - 1);
-  if (p === UNDERSCORE || p === HYPHEN || p === DOT) return true;
+  if (p === 95 || p === 45 || p === 46) return true;
   const c = key.charCodeAt(at);
-  return c >= UPPER_A && c <= UPPER_Z && ((p >= LOWER_A && p <= LOWER_Z) || (p >= DIGIT_0 && p <= DIGIT_9));
+  return c >= 65 && c <= 90 && ((p >= 97 && p <= 122) || (p >= 48 && p <= 57));
 }
 
 /** Verdicts by key, remembered: logs (and attackers) repeat the same few keys. */
@@ -116,13 +99,13 @@ function judgeKey(key: string): boolean {
 /** A key right after `?`, `&`, `;` or `#` is a URL parameter: its value ends where the parameter does. */
 function inQuery(s: string, ks: number): boolean {
   const c = s.charCodeAt(ks - 1);
-  return c === QUESTION_MARK || c === AMPERSAND || c === SEMICOLON || c === HASH;
+  return c === 63 || c === 38 || c === 59 || c === 35;
 }
 
 function paramEnd(s: string, start: number, end: number): number {
   for (let i = start; i < end; i++) {
     const c = s.charCodeAt(i);
-    if (c === AMPERSAND || c === SEMICOLON || c === HASH) return i;
+    if (c === 38 || c === 59 || c === 35) return i;
   }
   return end;
 }
@@ -142,7 +125,7 @@ function keyValueRule(s: string): string {
     KEY_RUN.test(s);
     let ke = KEY_RUN.lastIndex;
     // `password->v`: the arrow's `-` is not part of the key.
-    if (s.charCodeAt(ke) === GREATER_THAN && s.charCodeAt(ke - 1) === HYPHEN) ke--;
+    if (s.charCodeAt(ke) === 62 && s.charCodeAt(ke - 1) === 45) ke--;
     CANDIDATES.lastIndex = ke;
     floor = ke;
     // No program names a key with hundreds of characters: a long run is a token, not a key.
@@ -157,7 +140,7 @@ function keyValueRule(s: string): string {
       }
     } else {
       // The grammar first (cheap, and most mentions of a key word in prose have no value), then the key.
-      value = valueAfterKey(s, ks, ke, s.charCodeAt(ks) === HYPHEN);
+      value = valueAfterKey(s, ks, ke, s.charCodeAt(ks) === 45);
       if (value !== null && !isSecretKey(s.slice(ks, ke))) value = null;
     }
     if (value === null || value.end <= value.start) continue;

@@ -2,8 +2,6 @@
  * `long-token`: runs of ≥ 40 characters of standard base64 (then `=` padding) or of base64url that
  * look random (all-hex with digits, or mixing case and digits); plain lowercase paths survive.
  */
-
-import { DIGIT_0, DIGIT_9, EQUALS, LOWER_A, LOWER_F, LOWER_Z, UPPER_A, UPPER_F, UPPER_Z } from "../chars.ts";
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
 import { ALPHABET, isPlaceholder, splice } from "../scan.ts";
@@ -15,9 +13,9 @@ import { ALPHABET, isPlaceholder, splice } from "../scan.ts";
 const CLASS = new Uint8Array(128);
 for (let c = 0; c < 128; c++) {
   let t = (ALPHABET[c]! & 1 ? 16 : 0) | (ALPHABET[c]! & 2 ? 32 : 0);
-  if (c >= DIGIT_0 && c <= DIGIT_9) t |= 1;
-  else if (c >= UPPER_A && c <= UPPER_Z) t |= c > UPPER_F ? 2 | 8 : 2;
-  else if (c >= LOWER_A && c <= LOWER_Z) t |= c > LOWER_F ? 4 | 8 : 4;
+  if (c >= 48 && c <= 57) t |= 1;
+  else if (c >= 65 && c <= 90) t |= c > 70 ? 2 | 8 : 2;
+  else if (c >= 97 && c <= 122) t |= c > 102 ? 4 | 8 : 4;
   else if (t !== 0) t |= 8;
   CLASS[c] = t;
 }
@@ -49,7 +47,7 @@ function randomRuns(s: string, b64Out: number[], urlOut: number[]): void {
     } else if (b64Start >= 0) {
       if (looksRandom(i - b64Start, b64Kinds)) {
         let end = i;
-        while (end < n && s.charCodeAt(end) === EQUALS) end++;
+        while (end < n && s.charCodeAt(end) === 61) end++;
         b64Out.push(b64Start, end);
       }
       b64Start = -1;

@@ -5,23 +5,6 @@
  * A token is masked whole: the prefix and every token character after it (an earlier marker inside
  * it does not end it).
  */
-
-import {
-  DIGIT_0,
-  DIGIT_9,
-  DOT,
-  EQUALS,
-  HYPHEN,
-  LOWER_A,
-  LOWER_F,
-  PLUS,
-  SLASH,
-  SPACE,
-  UNDERSCORE,
-  UPPER_A,
-  UPPER_F,
-  UPPER_Z,
-} from "../chars.ts";
 import { M, type RedactionKind } from "../marks.ts";
 import type { Rule } from "../rule.ts";
 import { isAlnum, isLetter, isPlaceholder, splice } from "../scan.ts";
@@ -201,23 +184,21 @@ for (const body of Object.values(Body)) {
   const t = new Uint8Array(128);
   for (let c = 0; c < 128; c++) {
     const alnum = isAlnum(c);
-    const url = alnum || c === UNDERSCORE || c === HYPHEN;
+    const url = alnum || c === 95 || c === 45;
     t[c] = Number(
       body === Body.Url
         ? url
         : body === Body.Dotted
-          ? url || c === DOT
+          ? url || c === 46
           : body === Body.Base64
-            ? url || c === PLUS || c === SLASH || c === EQUALS
+            ? url || c === 43 || c === 47 || c === 61
             : body === Body.Hex
-              ? (c >= DIGIT_0 && c <= DIGIT_9) ||
-                (c >= UPPER_A && c <= UPPER_F) ||
-                (c >= LOWER_A && c <= LOWER_F)
+              ? (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102)
               : body === Body.Upper
-                ? (c >= DIGIT_0 && c <= DIGIT_9) || (c >= UPPER_A && c <= UPPER_Z)
+                ? (c >= 48 && c <= 57) || (c >= 65 && c <= 90)
                 : body === Body.Path
-                  ? url || c === SLASH
-                  : c > SPACE,
+                  ? url || c === 47
+                  : c > 0x20,
     );
   }
   BODY_CHARS[body] = t;

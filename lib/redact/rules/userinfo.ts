@@ -4,19 +4,6 @@
  * empty user (`redis://:pw@`), a bare token as user (`https://TOKEN@host`) and `@`, `/`, `?`, `#` or
  * `:` inside the password are all masked whole.
  */
-
-import {
-  AT_SIGN,
-  BACKTICK,
-  DIGIT_0,
-  DIGIT_9,
-  GREATER_THAN,
-  HASH,
-  LESS_THAN,
-  QUESTION_MARK,
-  QUOTE,
-  SLASH,
-} from "../chars.ts";
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
 import { isAlnum, isOneMark, isSpace, splice } from "../scan.ts";
@@ -25,8 +12,7 @@ import { isAlnum, isOneMark, isSpace, splice } from "../scan.ts";
  * Where a URL ends: whitespace, double quotes, backticks and angle brackets (none may sit in a URL
  * unescaped; a single quote may, as a sub-delimiter inside a password).
  */
-const isUrlEnd = (c: number): boolean =>
-  isSpace(c) || c === QUOTE || c === BACKTICK || c === LESS_THAN || c === GREATER_THAN;
+const isUrlEnd = (c: number): boolean => isSpace(c) || c === 34 || c === 96 || c === 60 || c === 62;
 
 function userinfoRule(s: string): string {
   const spans: number[] = [];
@@ -44,10 +30,10 @@ function userinfoRule(s: string): string {
     while (end < n) {
       const c = s.charCodeAt(end);
       if (isUrlEnd(c)) break;
-      if (c === AT_SIGN) {
+      if (c === 64) {
         lastAt = end;
         if (delim < 0) atBeforeDelim = end;
-      } else if (delim < 0 && (c === SLASH || c === QUESTION_MARK || c === HASH)) delim = end;
+      } else if (delim < 0 && (c === 47 || c === 63 || c === 35)) delim = end;
       end++;
     }
     // With a userinfo, the host follows the last `@`: the password may hold `@`, `/`, `?`, `#`
@@ -73,7 +59,7 @@ function passwordLike(s: string, start: number, delim: number): boolean {
   if (colon < 0 || colon >= delim) return false;
   for (let k = colon + 1; k < delim; k++) {
     const c = s.charCodeAt(k);
-    if (c < DIGIT_0 || c > DIGIT_9) return true;
+    if (c < 48 || c > 57) return true;
   }
   // `host:` followed by digits only is a port; an empty user (`redis://:p/w@`) is not a host.
   return colon === start || delim === colon + 1;
