@@ -5,19 +5,25 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { openPage } from "./browser.ts";
-import { choose, POLL, poll, rows, signIn as signInAt, visibleRows, waitForRow } from "./helpers.ts";
-import { AGENT, CLUSTER, consoleScenario, GW_POD, H_POD, K8S_NS, NS } from "./scenario.ts";
+import { choose, poll, rows, visibleRows, waitForRow } from "./helpers.ts";
+import {
+  AGENT,
+  CLUSTER,
+  consoleScenario,
+  FIRST_GATEWAY_LINE,
+  GW_POD,
+  H_POD,
+  K8S_NS,
+  NS,
+} from "./scenario.ts";
 import { consoleSuite, RESULTS } from "./suite.ts";
 
 const SECRET = "sk-proj-AbCdEfGhIjKlMnOpQrStUvWx0123456789";
 
 const suite = consoleSuite(consoleScenario);
 
-const signIn = (page: Page, principal: string, query = POLL) =>
-  signInAt(page, suite.stack.apiUrl, principal, query);
 const harness = { cluster: CLUSTER, namespace: K8S_NS, pod: H_POD, container: "harness" };
 
 describe("web console", () => {
@@ -70,7 +76,7 @@ describe("web console", () => {
 
   it("chooses the active deployment, shows Pod cards, follows across appends and a restart", async () => {
     const { page, consoleErrors, logReads } = await openPage(suite.browser.context);
-    await signIn(page, "alice");
+    await suite.signIn(page, "alice");
     await choose(page);
     await expect(page.getByLabel("Deployment", { exact: true }).inputValue()).resolves.toBe("d2");
     expect(await page.locator("#deployment option:checked").textContent()).toContain("active");
@@ -80,7 +86,7 @@ describe("web console", () => {
     expect(await card.locator(".warnings.earlier").textContent()).toContain("Liveness probe failed");
     expect(await page.locator("article.pod-card").count()).toBe(2);
 
-    await waitForRow(page, "request 0 handled");
+    await waitForRow(page, FIRST_GATEWAY_LINE);
     expect(await page.locator("#log-rows .withheld").count()).toBe(1);
     const text = (await page.locator("#log-rows").textContent()) ?? "";
     expect(text).toContain("[redacted:");
@@ -91,7 +97,7 @@ describe("web console", () => {
     // Follow the Harness (the Gateway's log stays as loaded for the other tests).
     await page.getByLabel("Source", { exact: true }).selectOption("agent");
     await waitForRow(page, "harness up");
-    expect(await rows(page).filter({ hasText: "request 0 handled" }).count()).toBe(0);
+    expect(await rows(page).filter({ hasText: FIRST_GATEWAY_LINE }).count()).toBe(0);
     await page.getByRole("button", { name: "Follow" }).click();
     expect(await page.locator("#follow").getAttribute("aria-pressed")).toBe("true");
     suite.stack.sim.advanceClock(1000);
@@ -127,10 +133,7 @@ describe("web console", () => {
   });
 
   it("filters by level and text on the client, without a new read", async () => {
-    const { page, logReads } = await openPage(suite.browser.context);
-    await signIn(page, "alice");
-    await choose(page);
-    await waitForRow(page, "request 0 handled");
+    const { page, logReads } = await suite.openLogs("alice");
     const total = await rows(page).count();
     const reads = logReads().length;
     await page.getByRole("button", { name: "debug", exact: true }).click();
@@ -155,10 +158,7 @@ describe("web console", () => {
   });
 
   it("pauses Follow while scrolled up and resumes at the bottom", async () => {
-    const { page, logReads } = await openPage(suite.browser.context);
-    await signIn(page, "alice");
-    await choose(page);
-    await waitForRow(page, "request 0 handled");
+    const { page, logReads } = await suite.openLogs("alice");
     const scroller = page.locator("#log-scroll");
     expect(await scroller.evaluate((e) => e.scrollHeight > e.clientHeight)).toBe(true);
     await page.getByRole("button", { name: "Follow" }).click();
@@ -179,10 +179,7 @@ describe("web console", () => {
   });
 
   it("downloads the server's text/plain file under its filename", async () => {
-    const { page, requests } = await openPage(suite.browser.context);
-    await signIn(page, "alice");
-    await choose(page);
-    await waitForRow(page, "request 0 handled");
+    const { page, requests } = await suite.openLogs("alice");
     const [download] = await Promise.all([
       page.waitForEvent("download"),
       page.getByRole("button", { name: "Download" }).click(),
@@ -192,7 +189,7 @@ describe("web console", () => {
     await download.saveAs(file);
     const body = readFileSync(file, "utf8");
     expect(body.startsWith(`# agent=${AGENT} deployment=d2 source=gateway pod=${GW_POD}`)).toBe(true);
-    expect(body).toContain("request 0 handled");
+    expect(body).toContain(FIRST_GATEWAY_LINE);
     expect(body).not.toContain(SECRET);
     const dl = requests.find((r) => r.url.pathname.endsWith("/runtime/logs/download"));
     expect(dl?.status).toBe(200);
@@ -201,7 +198,7 @@ describe("web console", () => {
 
   it("stops on 403 with the request ID and remembers the denial for that selection", async () => {
     const { page, logReads } = await openPage(suite.browser.context);
-    await signIn(page, "bob");
+    await suite.signIn(page, "bob");
     await choose(page);
     await page.locator("article.pod-card").first().waitFor();
     const error = page.locator("#log-error");
@@ -223,10 +220,7 @@ describe("web console", () => {
   });
 
   it("waits for Retry-After on 429 and keeps the rows meanwhile", async () => {
-    const { page, logReads } = await openPage(suite.browser.context);
-    await signIn(page, "rita");
-    await choose(page);
-    await waitForRow(page, "request 0 handled");
+    const { page, logReads } = await suite.openLogs("rita");
     const before = await rows(page).count();
     // Keep rita's bucket empty from outside the page until the console has met a 429.
     const path = `/namespaces/${NS}/agents/${AGENT}/deployments/d2/runtime/logs?source=gateway&tailLines=1`;
@@ -299,9 +293,9 @@ describe("web console", () => {
       }
       await route.continue();
     });
-    await signIn(page, "alice");
+    await suite.signIn(page, "alice");
     await choose(page);
-    await waitForRow(page, "request 0 handled");
+    await waitForRow(page, FIRST_GATEWAY_LINE);
     await page.getByRole("button", { name: "Follow" }).click();
     await poll(() => page.locator("#log-notice").textContent()).toContain("RUNTIME_LOGS_CURSOR_INVALID");
     await poll(() => logReads().filter((r) => r.url.searchParams.has("cursor")).length).toBeGreaterThan(1);
@@ -314,15 +308,12 @@ describe("web console", () => {
     expect(await page.locator("#follow").getAttribute("aria-pressed")).toBe("true");
     expect(await page.locator("#log-error").isHidden()).toBe(true);
     const texts = await rows(page).allTextContents();
-    expect(texts.filter((t) => t.includes("request 0 handled"))).toHaveLength(1);
+    expect(texts.filter((t) => t.includes(FIRST_GATEWAY_LINE))).toHaveLength(1);
     await page.close();
   });
 
   it("clears output on a selection change; says 'no running Pod' and stops on 501", async () => {
-    const { page } = await openPage(suite.browser.context);
-    await signIn(page, "alice");
-    await choose(page);
-    await waitForRow(page, "request 0 handled");
+    const { page } = await suite.openLogs("alice");
 
     await page.getByLabel("Deployment", { exact: true }).selectOption("d1");
     await poll(() => page.locator("#pod-cards").textContent()).toContain("No running Pod");

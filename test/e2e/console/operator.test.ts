@@ -1,9 +1,18 @@
 import { join } from "node:path";
-import type { Page, Route } from "playwright-core";
+import type { Route } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { openPage } from "./browser.ts";
-import { choose, poll, rows, signIn as signInAt, waitForRow } from "./helpers.ts";
-import { AGENT, CLUSTER, consoleScenario, GW_POD, H_POD, K8S_NS, NS } from "./scenario.ts";
+import { choose, poll, rows, waitForRow } from "./helpers.ts";
+import {
+  AGENT,
+  CLUSTER,
+  consoleScenario,
+  FIRST_GATEWAY_LINE,
+  GW_POD,
+  H_POD,
+  K8S_NS,
+  NS,
+} from "./scenario.ts";
 import { consoleSuite, RESULTS } from "./suite.ts";
 
 const LONG = `INFO ${Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ")}`;
@@ -30,8 +39,6 @@ function operatorScenario() {
 
 const suite = consoleSuite(operatorScenario);
 
-const signIn = (page: Page, principal: string, query?: string) =>
-  signInAt(page, suite.stack.apiUrl, principal, query);
 const harness = { cluster: CLUSTER, namespace: K8S_NS, pod: H_POD, container: "harness" };
 const runtimeReads = (requests: { url: URL; status?: number }[]) =>
   requests.filter((r) => r.url.pathname.endsWith("/runtime"));
@@ -56,11 +63,8 @@ const contrast = (a: string, b: string) => {
 
 describe("console for operators", () => {
   it("shows date and time once and the level once per row, and wraps long lines on demand", async () => {
-    const { page, consoleErrors } = await openPage(suite.browser.context);
-    await signIn(page, "alice");
-    await choose(page);
-    await waitForRow(page, "request 0 handled");
-    const row = rows(page).filter({ hasText: "request 0 handled" }).first();
+    const { page, consoleErrors } = await suite.openLogs("alice");
+    const row = rows(page).filter({ hasText: FIRST_GATEWAY_LINE }).first();
     expect(await row.locator("time").textContent()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}$/);
     expect(await row.locator(".lvl").textContent()).toBe("INFO");
     expect(await row.locator(".msg").textContent()).toBe("request 0 handled");
@@ -84,10 +88,7 @@ describe("console for operators", () => {
   });
 
   it("follows prefers-color-scheme with readable text in both themes", async () => {
-    const { page } = await openPage(suite.browser.context);
-    await signIn(page, "alice");
-    await choose(page);
-    await waitForRow(page, "request 0 handled");
+    const { page } = await suite.openLogs("alice");
     const colours = () =>
       page.evaluate(() => {
         const style = (sel: string) => getComputedStyle(document.querySelector(sel) as Element);
@@ -116,7 +117,7 @@ describe("console for operators", () => {
   it("uses the window's width, wide and narrow", async () => {
     const { page } = await openPage(suite.browser.context);
     await page.setViewportSize({ width: 1600, height: 900 });
-    await signIn(page, "alice");
+    await suite.signIn(page, "alice");
     await choose(page);
     await page.locator("article.pod-card").nth(1).waitFor();
     const layout = () =>
@@ -144,10 +145,7 @@ describe("console for operators", () => {
   });
 
   it("carries the view in the URL: a fresh page opens it, a reload keeps it", async () => {
-    const first = await openPage(suite.browser.context);
-    await signIn(first.page, "alice");
-    await choose(first.page);
-    await waitForRow(first.page, "request 0 handled");
+    const first = await suite.openLogs("alice");
     await first.page.getByLabel("Source", { exact: true }).selectOption("agent");
     await waitForRow(first.page, "harness up");
     await first.page.getByLabel("Container", { exact: true }).selectOption("workspace-init");
@@ -164,7 +162,7 @@ describe("console for operators", () => {
     await first.page.close();
 
     const { page, consoleErrors } = await openPage(suite.browser.context);
-    await signIn(page, "alice", link.search);
+    await suite.signIn(page, "alice", link.search);
     const view = async () => ({
       namespace: await page.getByLabel("Namespace", { exact: true }).inputValue(),
       deployment: await page.getByLabel("Deployment", { exact: true }).inputValue(),
@@ -194,10 +192,7 @@ describe("console for operators", () => {
   });
 
   it("links a Gateway card to its Harness output, and a Pod-less deployment to the active one", async () => {
-    const { page } = await openPage(suite.browser.context);
-    await signIn(page, "alice");
-    await choose(page);
-    await waitForRow(page, "request 0 handled");
+    const { page } = await suite.openLogs("alice");
     expect(await page.locator("#app-notice").textContent()).toBe(
       "3 deployments; the active one is selected.",
     );
@@ -213,7 +208,7 @@ describe("console for operators", () => {
       "3 deployments; d1 is selected (the active one is d2).",
     );
     await page.getByRole("link", { name: "the logs of the active deployment, d2" }).click();
-    await waitForRow(page, "request 0 handled");
+    await waitForRow(page, FIRST_GATEWAY_LINE);
     expect(await page.getByLabel("Deployment", { exact: true }).inputValue()).toBe("d2");
     expect(new URL(page.url()).searchParams.get("deployment")).toBe("d2");
     expect(await page.locator("#app-notice").textContent()).toBe(
@@ -224,7 +219,7 @@ describe("console for operators", () => {
 
   it("shows a completed init container as completed, not as a red 'not ready'", async () => {
     const { page } = await openPage(suite.browser.context);
-    await signIn(page, "alice");
+    await suite.signIn(page, "alice");
     await choose(page);
     const init = page.locator("article.pod-card", { hasText: H_POD }).locator("li.container", {
       hasText: "workspace-init (init)",
@@ -241,7 +236,7 @@ describe("console for operators", () => {
 
   it("reads an init container through the contract's container parameter, downloads it, and links to it", async () => {
     const { page, logReads } = await openPage(suite.browser.context);
-    await signIn(page, "alice");
+    await suite.signIn(page, "alice");
     await choose(page);
     await page.getByLabel("Source", { exact: true }).selectOption("agent");
     await waitForRow(page, "harness up");
@@ -266,9 +261,9 @@ describe("console for operators", () => {
 
   it("re-reads the status while visible and on return, and stops on a denial", async () => {
     const { page, requests } = await openPage(suite.browser.context);
-    await signIn(page, "alice", "?poll=200&status=300");
+    await suite.signIn(page, "alice", "?poll=200&status=300");
     await choose(page);
-    await waitForRow(page, "request 0 handled");
+    await waitForRow(page, FIRST_GATEWAY_LINE);
     await poll(() => runtimeReads(requests).length).toBeGreaterThanOrEqual(3);
     // Hidden: no reads. Shown again: one read at once.
     const setHidden = (hidden: boolean) =>
@@ -316,7 +311,7 @@ describe("console for operators", () => {
   it("says nothing about polling when the first status read is denied", async () => {
     const { page, requests } = await openPage(suite.browser.context);
     await page.route(/\/runtime$/, (route: Route) => route.fulfill(envelope(403, "FORBIDDEN")));
-    await signIn(page, "alice", "?poll=200&status=300");
+    await suite.signIn(page, "alice", "?poll=200&status=300");
     await choose(page);
     const error = page.locator("#app-error");
     await poll(() => error.textContent()).toContain("not allowed");
@@ -328,9 +323,9 @@ describe("console for operators", () => {
 
   it("stops re-reading the status when the deployment can no longer be read (404)", async () => {
     const { page, requests } = await openPage(suite.browser.context);
-    await signIn(page, "alice", "?poll=200&status=300");
+    await suite.signIn(page, "alice", "?poll=200&status=300");
     await choose(page);
-    await waitForRow(page, "request 0 handled");
+    await waitForRow(page, FIRST_GATEWAY_LINE);
     await poll(() => runtimeReads(requests).length).toBeGreaterThanOrEqual(2);
     await page.route(/\/runtime$/, (route: Route) => route.fulfill(envelope(404, "NOT_FOUND")));
     const error = page.locator("#app-error");
@@ -340,15 +335,12 @@ describe("console for operators", () => {
     const stoppedAt = runtimeReads(requests).length;
     await page.waitForTimeout(900);
     expect(runtimeReads(requests)).toHaveLength(stoppedAt);
-    expect(await rows(page).filter({ hasText: "request 0 handled" }).count()).toBe(1);
+    expect(await rows(page).filter({ hasText: FIRST_GATEWAY_LINE }).count()).toBe(1);
     await page.close();
   });
 
   it("says Follow stopped when a denial ends a follow, and reads no more", async () => {
-    const { page, logReads } = await openPage(suite.browser.context);
-    await signIn(page, "alice");
-    await choose(page);
-    await waitForRow(page, "request 0 handled");
+    const { page, logReads } = await suite.openLogs("alice");
     await page.getByRole("button", { name: "Follow" }).click();
     await poll(() => logReads("gateway").length).toBeGreaterThanOrEqual(3);
     await page.route(/\/runtime\/logs\?/, (route: Route) => route.fulfill(envelope(403, "FORBIDDEN")));
@@ -359,13 +351,13 @@ describe("console for operators", () => {
     const stoppedAt = logReads("gateway").length;
     await page.waitForTimeout(800);
     expect(logReads("gateway")).toHaveLength(stoppedAt);
-    expect(await rows(page).filter({ hasText: "request 0 handled" }).count()).toBe(1);
+    expect(await rows(page).filter({ hasText: FIRST_GATEWAY_LINE }).count()).toBe(1);
     await page.close();
   });
 
   it("marks a restart inside a followed view with its attribution", async () => {
     const { page } = await openPage(suite.browser.context);
-    await signIn(page, "alice");
+    await suite.signIn(page, "alice");
     await choose(page);
     await page.getByLabel("Source", { exact: true }).selectOption("agent");
     await waitForRow(page, "harness up");
@@ -405,9 +397,9 @@ describe("console for operators", () => {
       }
       await route.continue();
     });
-    await signIn(page, "alice");
+    await suite.signIn(page, "alice");
     await choose(page);
-    await waitForRow(page, "request 0 handled");
+    await waitForRow(page, FIRST_GATEWAY_LINE);
     await page.getByRole("button", { name: "Follow" }).click();
     await poll(() => page.locator("#log-error").textContent()).toMatch(/Too many reads.*Retrying in \d+ s/);
     await poll(() => logReads().filter((r) => r.status === 200).length, { timeout: 15_000 }).toBeGreaterThan(
@@ -505,9 +497,9 @@ describe("console for operators", () => {
       if (url.searchParams.get("source") !== "sandbox") return route.continue();
       await route.fulfill({ json: { data: sandboxPage, meta: { requestId: "req_sample" } } });
     });
-    await signIn(page, "alice");
+    await suite.signIn(page, "alice");
     await choose(page);
-    await waitForRow(page, "request 0 handled");
+    await waitForRow(page, FIRST_GATEWAY_LINE);
     await page.getByLabel("Source", { exact: true }).selectOption("sandbox");
     await waitForRow(page, "evil.example");
     const read = logReads("sandbox").at(-1)!;

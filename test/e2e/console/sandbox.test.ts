@@ -1,8 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { deniedPasteLine, deniedSshLine, PROXY_TARGET, withSandbox } from "../../support/sandbox.ts";
-import { openPage } from "./browser.ts";
-import { choose, poll, rows, signIn, waitForRow } from "./helpers.ts";
+import { poll, rows, waitForRow } from "./helpers.ts";
 import { AGENT, consoleScenario } from "./scenario.ts";
 import { consoleSuite, RESULTS } from "./suite.ts";
 
@@ -48,10 +47,7 @@ const suite = consoleSuite(sandboxScenario);
 
 describe("console on the sandbox source", () => {
   it("shows decisions readably, follows an append and marks a replaced sandbox", async () => {
-    const { page, logReads } = await openPage(suite.browser.context);
-    await signIn(page, suite.stack.apiUrl, "alice");
-    await choose(page);
-    await waitForRow(page, "request 0 handled");
+    const { page, logReads } = await suite.openLogs("alice");
     await page.getByLabel("Source", { exact: true }).selectOption("sandbox");
     await waitForRow(page, "203.0.113.9");
     expect(await page.locator("#pod-wrap").isHidden()).toBe(true);

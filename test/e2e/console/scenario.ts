@@ -14,6 +14,9 @@ export const H_POD = "h-0";
 
 const labels = (role: "gateway" | "agent") => workloadLabels(role, "d2", AGENT);
 
+/** The Gateway's oldest line: shown once a view's first page is in. */
+export const FIRST_GATEWAY_LINE = "request 0 handled";
+
 export function consoleScenario() {
   const levels = ["INFO", "WARN", "ERROR", "DEBUG"];
   const gatewayLines = Array.from({ length: 40 }, (_, i) => [
