@@ -36,6 +36,17 @@ export const FIELD_CAPS = {
   session_key: 256,
 } as const;
 
+/** Each text field's RestartLine name by wire key, in the order `formatRestartLine` writes them. */
+const TEXT_FIELDS = {
+  signal: "signal",
+  source: "source",
+  sender_id: "senderId",
+  session_key: "sessionKey",
+  action: "action",
+  method: "method",
+  channel: "channel",
+} as const satisfies Record<keyof typeof FIELD_CAPS, keyof RestartLine>;
+
 export interface RestartLine {
   phase: RestartPhase;
   /** The kubelet's timestamp prefix (as read with `timestamps=true`), RFC 3339 UTC; null when absent. */
@@ -143,29 +154,7 @@ function assign(line: RestartLine, key: string, value: string): boolean {
     default: {
       const cap = FIELD_CAPS[key as keyof typeof FIELD_CAPS];
       if (value.length === 0 || [...value].length > cap || UNSAFE_VALUE.test(value)) return false;
-      switch (key) {
-        case "source":
-          line.source = value;
-          break;
-        case "sender_id":
-          line.senderId = value;
-          break;
-        case "session_key":
-          line.sessionKey = value;
-          break;
-        case "action":
-          line.action = value;
-          break;
-        case "method":
-          line.method = value;
-          break;
-        case "signal":
-          line.signal = value;
-          break;
-        case "channel":
-          line.channel = value;
-          break;
-      }
+      line[TEXT_FIELDS[key as keyof typeof TEXT_FIELDS]] = value;
       return true;
     }
   }
@@ -208,13 +197,7 @@ export function formatRestartLine(line: RestartLine): string {
   if (line.agentTime) parts.push(`[${line.agentTime}]`);
   parts.push("gateway", `restart-${line.phase}`);
   const fields: [string, string | number | boolean | null][] = [
-    ["signal", line.signal],
-    ["source", line.source],
-    ["sender_id", line.senderId],
-    ["session_key", line.sessionKey],
-    ["action", line.action],
-    ["method", line.method],
-    ["channel", line.channel],
+    ...Object.entries(TEXT_FIELDS).map(([wire, field]): [string, string | null] => [wire, line[field]]),
     ["old_pid", line.oldPid],
     ["new_pid", line.newPid],
     ["first_start", line.firstStart],
