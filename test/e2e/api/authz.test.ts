@@ -2,11 +2,11 @@
  * R7 over HTTP: the authorization matrix on every route, outsiders always 403, denials audited and
  * free of limiter tokens, revocation effective on the very next poll; and the limiter's 429.
  */
-import { DeleteCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand } from "@aws-sdk/lib-dynamodb";
 import { describe, expect, it } from "vitest";
 import { grantKey } from "../../../lib/registry/items.ts";
 import { createDynamo, localDynamoOptions } from "../../../lib/state/dynamo.ts";
-import { apiSuite, HIGH_LIMITS, LOGS, NS, RUNTIME, scenario } from "./support.ts";
+import { apiSuite, auditItems, HIGH_LIMITS, LOGS, NS, RUNTIME, scenario } from "./support.ts";
 
 const suite = apiSuite(() => scenario(["INFO hello"], { limits: HIGH_LIMITS }));
 const { get } = suite;
@@ -66,32 +66,14 @@ describe("authorization matrix", () => {
   it("audits denials with the failed action", async () => {
     const reply = await get(`${LOGS}?source=gateway`, "bob");
     expect(reply.status).toBe(403);
-    const { doc } = createDynamo(localDynamoOptions(suite.stack.dynamodbEndpoint));
-    const out = await doc.send(
-      new QueryCommand({
-        TableName: suite.stack.environment.AUDIT_TABLE,
-        KeyConditionExpression: "pk = :pk",
-        ExpressionAttributeValues: { ":pk": `AGENT#${NS}#support` },
-      }),
-    );
-    const denial = (out.Items ?? []).find(
+    const denial = (await auditItems(suite.stack)).find(
       (i) => i.principalId === "bob" && i.outcome === "denied" && i.route === "logs",
     );
     expect(denial).toMatchObject({ event: "openclaw.agents.runtime_logs.view", action: "read_logs" });
   });
 
   it("names the route in a denial's event: a denied download is a download, however it was asked for", async () => {
-    const { doc } = createDynamo(localDynamoOptions(suite.stack.dynamodbEndpoint));
-    const denials = async () =>
-      (
-        await doc.send(
-          new QueryCommand({
-            TableName: suite.stack.environment.AUDIT_TABLE,
-            KeyConditionExpression: "pk = :pk AND begins_with(sk, :denied)",
-            ExpressionAttributeValues: { ":pk": `AGENT#${NS}#support`, ":denied": "DENIED#" },
-          }),
-        )
-      ).Items ?? [];
+    const denials = () => auditItems(suite.stack, "DENIED#");
     const counted = async (route: string) =>
       (await denials())
         .filter((i) => i.principalId === "bob" && i.route === route)

@@ -4,10 +4,18 @@
  * and sandbox reads with a container are 400 RUNTIME_LOGS_POD_INVALID; a download of a container
  * other than the main one says so in its file name; the view's audit record names the container.
  */
-import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { describe, expect, it } from "vitest";
-import { createDynamo, localDynamoOptions } from "../../../lib/state/dynamo.ts";
-import { apiSuite, CLUSTER, GW_POD, HIGH_LIMITS, K8S_NS, LOGS, NS, type Reply, scenario } from "./support.ts";
+import {
+  apiSuite,
+  auditItems,
+  CLUSTER,
+  GW_POD,
+  HIGH_LIMITS,
+  K8S_NS,
+  LOGS,
+  type Reply,
+  scenario,
+} from "./support.ts";
 
 const suite = apiSuite(() => {
   const raw = scenario(["INFO gateway up"], { limits: HIGH_LIMITS });
@@ -112,15 +120,9 @@ describe("the container parameter", () => {
 
   it("audits the container a view reads", async () => {
     await get(`${LOGS}?source=gateway&container=workspace-init`, "carol");
-    const { doc } = createDynamo(localDynamoOptions(suite.stack.dynamodbEndpoint));
-    const out = await doc.send(
-      new QueryCommand({
-        TableName: suite.stack.environment.AUDIT_TABLE,
-        KeyConditionExpression: "pk = :pk",
-        ExpressionAttributeValues: { ":pk": `AGENT#${NS}#support` },
-      }),
+    const views = (await auditItems(suite.stack)).filter(
+      (i) => i.principalId === "carol" && i.outcome === "success",
     );
-    const views = (out.Items ?? []).filter((i) => i.principalId === "carol" && i.outcome === "success");
     expect(views).toContainEqual(
       expect.objectContaining({ pod: GW_POD, container: "workspace-init", grant: "administer" }),
     );

@@ -4,7 +4,9 @@
  */
 
 import { randomBytes } from "node:crypto";
+import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll } from "vitest";
+import { createDynamo, localDynamoOptions } from "../../../lib/state/dynamo.ts";
 import { type LocalStack, startLocalStack } from "../../../local/stack/index.ts";
 import { workloadLabels } from "../../support/scenario.ts";
 
@@ -181,6 +183,29 @@ export function client(stack: LocalStack) {
 }
 
 export const startStack = (raw: object) => startLocalStack({ scenario: raw, port: 0, quiet: true });
+
+/**
+ * The audit items of Agent `support` in the stack's Audit table, those whose sort key starts with
+ * `skPrefix` when it is given.
+ */
+export async function auditItems(stack: LocalStack, skPrefix?: string): Promise<Record<string, unknown>[]> {
+  const { client, doc } = createDynamo(localDynamoOptions(stack.dynamodbEndpoint));
+  try {
+    const out = await doc.send(
+      new QueryCommand({
+        TableName: stack.environment.AUDIT_TABLE,
+        KeyConditionExpression: skPrefix === undefined ? "pk = :pk" : "pk = :pk AND begins_with(sk, :prefix)",
+        ExpressionAttributeValues: {
+          ":pk": `AGENT#${NS}#support`,
+          ...(skPrefix === undefined ? {} : { ":prefix": skPrefix }),
+        },
+      }),
+    );
+    return out.Items ?? [];
+  } finally {
+    client.destroy();
+  }
+}
 
 /** A bucket far above what a suite sends, for the suites that are not about the limiter. */
 export const HIGH_LIMITS = { burst: 1000, ratePerSecond: 1000 };
