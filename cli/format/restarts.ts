@@ -6,6 +6,8 @@
  * out rather than invented; a completion whose old and new pid are equal drops `old_pid` (the
  * pid-collision guard holds on output too).
  */
+import { SIGNAL_NAMES } from "../../lib/restarts/format.ts";
+import { RESTART_PHASES } from "../../lib/restarts/parse.ts";
 import { escapeText } from "../escape.ts";
 import { isObject } from "../http.ts";
 import { type Cell, renderTable } from "../table.ts";
@@ -54,19 +56,6 @@ export function restartsTable(records: Obj[]): string[] {
   );
 }
 
-const SIGNAL_NAMES: Record<number, string> = {
-  1: "SIGHUP",
-  2: "SIGINT",
-  3: "SIGQUIT",
-  6: "SIGABRT",
-  9: "SIGKILL",
-  10: "SIGUSR1",
-  12: "SIGUSR2",
-  15: "SIGTERM",
-};
-
-const PHASES = ["dispatch", "signal-received", "completed"] as const;
-
 function value(v: string | number): string {
   const s = String(v);
   return /^[^\s"=\\]+$/.test(s) ? s : JSON.stringify(s);
@@ -104,7 +93,7 @@ export function restartLogLines(r: Obj): string[] {
   const ended = timeCell(previous.finishedAt) ?? timeCell(r.detectedAt) ?? "-";
   const started = timeCell(next.startedAt) ?? timeCell(r.detectedAt) ?? "-";
   const lines: string[] = [];
-  for (const phase of PHASES) {
+  for (const phase of RESTART_PHASES) {
     if (!seen.has(phase)) continue;
     let head: string;
     let fields: [string, string | number | undefined][];

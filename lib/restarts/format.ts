@@ -11,9 +11,12 @@ import type { RestartRecord } from "./types.ts";
 const at = (t: string | null, fallback: string): string | null =>
   t !== null && isRfc3339Utc(t) ? t : isRfc3339Utc(fallback) ? fallback : null;
 
-const SIGNALS: Record<number, string> = {
+/** Signal names by number (Linux), for the `signal=` of restart lines; shared with the CLI's `-o log`. */
+export const SIGNAL_NAMES: Readonly<Record<number, string>> = {
   1: "SIGHUP",
   2: "SIGINT",
+  3: "SIGQUIT",
+  6: "SIGABRT",
   9: "SIGKILL",
   10: "SIGUSR1",
   12: "SIGUSR2",
@@ -49,7 +52,7 @@ export function restartRecordLines(record: RestartRecord): string[] {
           ...base,
           phase,
           agentTime: ended,
-          signal: SIGNALS[record.termination?.signal ?? 0] ?? null,
+          signal: SIGNAL_NAMES[record.termination?.signal ?? 0] ?? null,
           oldPid: record.previous.pid,
           newPid: null,
           firstStart: null,
