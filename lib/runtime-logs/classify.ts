@@ -96,7 +96,9 @@ export const belowMinLevel = (rec: LogRecord, min: Level | undefined): boolean =
 /** A structured level name (any case) → level. */
 export function levelFromName(name: string): RecordLevel {
   if (name.length > 16) return "unknown";
-  return LEVEL_WORDS[name.toLowerCase()] ?? "unknown";
+  // Own words only: `constructor` or `__proto__` must not read Object.prototype.
+  const level = LEVEL_WORDS[name.toLowerCase()];
+  return typeof level === "string" ? level : "unknown";
 }
 
 /** pino/bunyan numeric levels. */

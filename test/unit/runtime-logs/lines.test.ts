@@ -3,7 +3,12 @@
  * the field allowlist, pretty-printed JSON, size limits, control stripping and pseudonyms.
  */
 import { describe, expect, it } from "vitest";
-import { type ClassifyContext, classifyLine, plainLevel } from "../../../lib/runtime-logs/classify.ts";
+import {
+  type ClassifyContext,
+  classifyLine,
+  levelFromName,
+  plainLevel,
+} from "../../../lib/runtime-logs/classify.ts";
 import { pseudonymize } from "../../../lib/runtime-logs/index.ts";
 import { parseLine, splitChunk } from "../../../lib/runtime-logs/lines.ts";
 import { stripControls } from "../../../lib/runtime-logs/sanitize.ts";
@@ -230,6 +235,14 @@ describe("classification", () => {
       "ERROR red x ok",
     );
     expect(one("\u001b[33mWARN\u001b[0m careful")).toMatchObject({ level: "warn", message: "WARN careful" });
+  });
+
+  it("reads no level from Object.prototype's names", () => {
+    for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
+      expect(levelFromName(name)).toBe("unknown");
+      expect(one(`{"level":"${name}","msg":"x"}`)).toMatchObject({ kind: "structured", level: "unknown" });
+      expect(plainLevel(`[${name}] x`)).toBe("unknown");
+    }
   });
 
   it("strips controls from a record's strings, written as JSON escapes or as they are", () => {
