@@ -6,10 +6,9 @@
  * lines a clock step back hid, and places them by log order.
  */
 import type { LogChunk } from "../domain.ts";
-import { lineHash } from "./cursor.ts";
+import { frontierTime, lineHash } from "./cursor.ts";
 import { type RawLine, splitChunk } from "./lines.ts";
 import type { FutureRule, Selection } from "./resume.ts";
-import { keyToMillis, parseUtcTime } from "./time.ts";
 import type { CursorState, SecretKey } from "./types.ts";
 
 /** How far ahead of the service's clock a line time may be and still move the frontier. */
@@ -41,8 +40,8 @@ export function futureRule(now: number, frontier: CursorState | null, key: Secre
 
 /** The frontier lies beyond now + 60 s: only the service's own clock moving back does that. */
 export function frontierAhead(state: CursorState, now: number): boolean {
-  const t = state.lastTime === null ? null : parseUtcTime(state.lastTime);
-  return t !== null && keyToMillis(t.key) > now + FUTURE_MS;
+  const t = frontierTime(state);
+  return t !== null && t.ms > now + FUTURE_MS;
 }
 
 /**
@@ -60,8 +59,7 @@ export function wantsProbe(state: CursorState): boolean {
  */
 export function isIdleRead(chunk: LogChunk, state: CursorState | null, now: number): boolean {
   if (state === null) return false;
-  const t = state.lastTime === null ? null : parseUtcTime(state.lastTime);
-  const frontier = t?.key ?? "";
+  const frontier = frontierTime(state)?.key ?? "";
   // Far-future as the page will judge it: against the read the cursor was built from.
   const futureKey = keyAt((frontier === "" && state.count === 0 ? now : state.readAt) + FUTURE_MS);
   const { lines } = splitChunk(chunk.text, chunk.truncated, 1000);

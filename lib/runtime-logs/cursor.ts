@@ -7,7 +7,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { ServiceError } from "../api/errors.ts";
 import { DNS_LABEL, isDnsSubdomain } from "../api/ids.ts";
-import { parseUtcTime } from "./time.ts";
+import { keyToMillis, parseUtcTime } from "./time.ts";
 import type { CursorBinding, CursorKeys, CursorState, SecretKey } from "./types.ts";
 
 export const MAX_CURSOR_CHARS = 2048;
@@ -25,6 +25,30 @@ const B64URL = /^[A-Za-z0-9_-]+$/;
 const HASH = /^[A-Za-z0-9_-]{16}$/;
 const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const UID = /^[A-Za-z0-9-]{1,64}$/;
+
+/** A cursor's `lastTime` parsed: its comparison key and instant (ms). */
+export interface FrontierTime {
+  key: string;
+  ms: number;
+}
+
+/** lastTime is parsed once per cursor state (when verified, or on first use), not at each step. */
+const parsedFrontiers = new WeakMap<CursorState, FrontierTime | null>();
+
+function toFrontierTime(lastTime: string | null): FrontierTime | null {
+  const parsed = lastTime === null ? null : parseUtcTime(lastTime);
+  return parsed === null ? null : { key: parsed.key, ms: keyToMillis(parsed.key) };
+}
+
+/** The parsed `lastTime` of a cursor state, or null when it has none. */
+export function frontierTime(state: CursorState): FrontierTime | null {
+  let t = parsedFrontiers.get(state);
+  if (t === undefined) {
+    t = toFrontierTime(state.lastTime);
+    parsedFrontiers.set(state, t);
+  }
+  return t;
+}
 
 export type VerifiedCursor =
   | { status: "valid"; state: CursorState }
@@ -151,7 +175,8 @@ function validate(o: Record<string, unknown>, keyId: string): CursorState {
     throw invalid("cursor flags");
   }
   if (!isCount(tl, 1000) || tl < 1) throw invalid("cursor tailLines");
-  if (t !== null && (typeof t !== "string" || parseUtcTime(t) === null)) throw invalid("cursor lastTime");
+  const frontier = t === null || typeof t !== "string" ? null : toFrontierTime(t);
+  if (t !== null && frontier === null) throw invalid("cursor lastTime");
   if (!isCount(n, 1_048_576)) throw invalid("cursor count");
   if (
     !Array.isArray(h) ||
@@ -176,7 +201,7 @@ function validate(o: Record<string, unknown>, keyId: string): CursorState {
   if (c && t === null) throw invalid("cursor complete without lastTime");
   if (pf !== null && (typeof pf !== "string" || pf !== t)) throw invalid("cursor pem frontier");
   if (!po && pf !== null) throw invalid("cursor pem frontier without block");
-  return {
+  const state: CursorState = {
     keyId,
     issuedAt: i,
     pod: p,
@@ -196,6 +221,8 @@ function validate(o: Record<string, unknown>, keyId: string): CursorState {
     lastNewAt: w,
     readAt: x,
   };
+  parsedFrontiers.set(state, frontier);
+  return state;
 }
 
 export function macMatches(key: SecretKey, payload: string, given: string): boolean {

@@ -10,6 +10,7 @@ import { FUTURE_MS, frontierAhead, futureRule, keyAt, probeSelection } from "./c
 import {
   CURSOR_MAX_SKEW_MS,
   CURSOR_TTL_MS,
+  frontierTime,
   keyById,
   lineHash,
   MAX_CURSOR_CHARS,
@@ -249,7 +250,7 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
   const trailing: GapRecord[] = [];
   let stall: "stay" | "skip" | null = null;
   const partialTime = split.partialTime?.time ?? null;
-  const frontierMs = frontier?.lastTime == null ? null : keyToMillis(frontierKey(frontier));
+  const frontierMs = frontier === null ? null : (frontierTime(frontier)?.ms ?? null);
   if (chunk.truncated && take.length === 0) {
     // The line's age; when its time was cut off, the frontier is a lower bound of it.
     const partialMs = split.partialTime === null ? frontierMs : keyToMillis(split.partialTime.key);

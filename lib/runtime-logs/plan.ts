@@ -5,7 +5,7 @@
  */
 import { LOG_READ_LIMIT_BYTES } from "../domain.ts";
 import { frontierAhead, PROBE_TAIL_LINES, wantsProbe } from "./clock.ts";
-import { keyToMillis, parseUtcTime } from "./time.ts";
+import { frontierTime } from "./cursor.ts";
 import type { CursorState } from "./types.ts";
 
 export const RESUME_OVERLAP_MS = 2_000;
@@ -96,8 +96,8 @@ export function cursorStream(state: CursorState): CursorStream {
  * left that the frontier's time would hide (docs/pipeline.md §5, hostile clocks).
  */
 export function resumeFrom(state: CursorState): number {
-  const parsed = state.lastTime === null ? null : parseUtcTime(state.lastTime);
-  return parsed === null ? state.issuedAt : Math.min(keyToMillis(parsed.key), state.issuedAt);
+  const t = frontierTime(state);
+  return t === null ? state.issuedAt : Math.min(t.ms, state.issuedAt);
 }
 
 /** The sinceTime (ms, whole seconds) of a read that resumes from `from`: the overlap before it. */

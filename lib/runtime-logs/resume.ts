@@ -6,9 +6,8 @@
  * certain, else by finding where the remembered hashes end. Lines that could be either are held
  * back while nothing follows them, and reported in a gap once something does.
  */
-import { lineHash } from "./cursor.ts";
+import { frontierTime, lineHash } from "./cursor.ts";
 import type { RawLine } from "./lines.ts";
-import { parseUtcTime } from "./time.ts";
 import type { CursorState, SecretKey } from "./types.ts";
 
 /** Effective key of the group before every timed line (leading untimed lines). */
@@ -86,9 +85,7 @@ export function effectiveKeys(
 }
 
 export function frontierKey(state: CursorState): string {
-  if (state.lastTime === null) return BEFORE_ALL;
-  const parsed = parseUtcTime(state.lastTime);
-  return parsed === null ? BEFORE_ALL : parsed.key;
+  return frontierTime(state)?.key ?? BEFORE_ALL;
 }
 
 /** Whether a frontier exists at all (something was accounted in this view). */
