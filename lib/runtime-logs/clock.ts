@@ -8,7 +8,7 @@
 import type { LogChunk } from "../domain.ts";
 import { frontierTime, lineHash } from "./cursor.ts";
 import { type RawLine, splitChunk } from "./lines.ts";
-import type { FutureRule, Selection } from "./resume.ts";
+import { type FutureRule, rememberedFuture, type Selection } from "./resume.ts";
 import type { CursorState, SecretKey } from "./types.ts";
 
 /** How far ahead of the service's clock a line time may be and still move the frontier. */
@@ -24,7 +24,7 @@ export function keyAt(ms: number): string {
 /** The far-future rule of this read: beyond now + 60 s; known lines are those the cursor remembers. */
 export function futureRule(now: number, frontier: CursorState | null, key: SecretKey): FutureRule {
   const remembered = new Map<string, number>();
-  for (const h of frontier?.future ?? []) remembered.set(h, (remembered.get(h) ?? 0) + 1);
+  for (const h of rememberedFuture(frontier)) remembered.set(h, (remembered.get(h) ?? 0) + 1);
   return {
     futureKey: keyAt(now + FUTURE_MS),
     known: (line: RawLine) => {

@@ -748,17 +748,21 @@ function nextState(x: NextStateInput): CursorState {
     const hashes = group.slice(-MAX_FRONTIER_HASHES).map((i) => lineHash(signing, lines[i]!.raw));
     front = { lastTime, count, complete, hashes };
   }
-  // Lines of this read left after the page's cut and dated before where the next read starts (the
-  // node's clock stepped back within the read) would be hidden from it: the cursor is dated at the
-  // earliest of them, so the next read reaches back to them (resumeFrom).
-  if (front.lastTime !== null && lastItem >= 0 && lastItem < take.length - 1) {
-    const earliest = hiddenAfterCut(lines, take, lastItem, x.effNow, base.issuedAt, x.futureKey);
-    if (earliest !== null) base.issuedAt = Math.max(1, earliest);
-  }
   // A view with no timed frontier resumes from its previous read: never from before it (a skipped
   // line moved that point past the read it was in).
   if (x.stall === null && front.lastTime === null && frontier !== null && frontier.lastTime === null) {
     base.issuedAt = Math.max(base.issuedAt, frontier.issuedAt);
+  }
+  // Lines of this read left after the page's cut and dated before where the next read starts (the
+  // node's clock stepped back within the read) would be hidden from it: the cursor is dated at the
+  // earliest of them, so the next read reaches back to them (resumeFrom).
+  if (lastItem >= 0 && lastItem < take.length - 1) {
+    const resume =
+      front.lastTime === null
+        ? base.issuedAt
+        : Math.min(keyToMillis(lastKey(take, lastItem, x.effNow)), base.issuedAt);
+    const earliest = hiddenAfterCut(lines, take, lastItem, resume, x.futureKey);
+    if (earliest !== null) base.issuedAt = Math.max(1, earliest);
   }
   if (replaced || after === null) pem = { open: false, unknown: false };
   const pemFrontier = pem.open && !pem.unknown ? front.lastTime : null;
@@ -793,18 +797,16 @@ function nextState(x: NextStateInput): CursorState {
 }
 
 /**
- * The earliest time (ms) of the lines after `take[lastItem]` that a read resuming from the frontier
- * there (and not after `issuedAt`) would not reach, or null when it reaches them all.
+ * The earliest time (ms) of the lines after `take[lastItem]` that a read resuming from `resume`
+ * (before the overlap) would not reach, or null when it reaches them all.
  */
 function hiddenAfterCut(
   lines: readonly RawLine[],
   take: readonly number[],
   lastItem: number,
-  eff: readonly string[],
-  issuedAt: number,
+  resume: number,
   futureKey: string | null,
 ): number | null {
-  const resume = Math.min(keyToMillis(lastKey(lines, take, lastItem, eff)), issuedAt);
   const since = Math.floor((resume - RESUME_OVERLAP_MS) / 1000) * 1000;
   let earliest = Number.POSITIVE_INFINITY;
   for (let q = lastItem + 1; q < take.length; q++) {
@@ -823,19 +825,16 @@ function unreachableAfterCut(
   eff: readonly string[],
   now: number,
 ): boolean {
-  if (lastItem >= take.length - 1 || eff[take[lastItem]!] === BEFORE_ALL) return false;
-  const earliest = hiddenAfterCut(lines, take, lastItem, eff, now, keyAt(now + FUTURE_MS));
+  if (lastItem >= take.length - 1) return false;
+  const top = lastKey(take, lastItem, eff);
+  const resume = top === BEFORE_ALL ? now : Math.min(keyToMillis(top), now);
+  const earliest = hiddenAfterCut(lines, take, lastItem, resume, keyAt(now + FUTURE_MS));
   return earliest !== null && earliest < now - STALL_RETRY_WINDOW_MS;
 }
 
 /** The frontier key after `take[lastItem]`: the effective key of its group. */
-function lastKey(
-  lines: readonly RawLine[],
-  take: readonly number[],
-  lastItem: number,
-  eff: readonly string[],
-): string {
-  return eff[take[lastItem]!] ?? lines[take[lastItem]!]!.key ?? "";
+function lastKey(take: readonly number[], lastItem: number, eff: readonly string[]): string {
+  return eff[take[lastItem]!] ?? BEFORE_ALL;
 }
 
 /** Whether a line of `take[0..lastItem]` has a time that moves the frontier (not far-future). */

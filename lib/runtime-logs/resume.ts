@@ -176,7 +176,7 @@ export function selectLines(
     // Every end the remembered run could have: inside a group the chunk holds from its start it ends
     // at ≥ n; a group counted from its start (complete) ends at ≤ n in any chunk that holds part of it.
     // Far-future lines the cursor remembers were delivered: the run ends after those it starts with.
-    const lo = Math.max(startComplete ? n : 0, knownLead(state.future, g, hashAt));
+    const lo = Math.max(startComplete ? n : 0, knownLead(rememberedFuture(state), g, hashAt));
     let hi = endOpen ? Math.max(g + h, lo) : g;
     if (state.complete) hi = Math.min(hi, n);
     for (let p = lo; p <= hi; p++) {
@@ -279,6 +279,24 @@ function placeAfterRemembered(
   const take: number[] = [];
   for (let i = last + 1; i < lines.length; i++) take.push(i);
   return { take, windowGap: take.length > 0, hold: take.length === 0, startComplete: false, steps: [] };
+}
+
+/**
+ * The far-future lines a cursor remembers delivering, as a multiset of hashes: its far-future list
+ * and, when its frontier has no time (it accounted only untimed and far-future lines), the hashes of
+ * that frontier's lines as well, so up to 16 of those are recognised rather than the last 8.
+ */
+export function rememberedFuture(state: CursorState | null): string[] {
+  if (state === null) return [];
+  if (state.lastTime !== null || state.hashes.length === 0) return state.future;
+  const counts = new Map<string, number>();
+  for (const h of state.future) counts.set(h, (counts.get(h) ?? 0) + 1);
+  const fromHashes = new Map<string, number>();
+  for (const h of state.hashes) fromHashes.set(h, (fromHashes.get(h) ?? 0) + 1);
+  for (const [h, n] of fromHashes) if (n > (counts.get(h) ?? 0)) counts.set(h, n);
+  const out: string[] = [];
+  for (const [h, n] of counts) for (let i = 0; i < n; i++) out.push(h);
+  return out;
 }
 
 /** How many of the group's first lines are far-future lines the cursor remembers delivering. */
