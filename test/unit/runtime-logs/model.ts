@@ -59,8 +59,8 @@ export function runSchedule(
   const records: LogRecord[] = [];
   const recordPolls: number[] = [];
   const seenAt = new Map<Entry, number>();
-  const saw = (l: ModelLog, opts: ReadOptions): void => {
-    for (const e of returnedEntries(l, opts)) if (!seenAt.has(e)) seenAt.set(e, polls);
+  const saw = (l: ModelLog, opts: ReadOptions, text: string): void => {
+    for (const e of returnedEntries(l, opts, text)) if (!seenAt.has(e)) seenAt.set(e, polls);
   };
   let token: string | null = null;
   let viewTail = [3, 5, 10, 50, 200][r.int(5)]!;
@@ -88,7 +88,7 @@ export function runSchedule(
     });
     const limitBytes = hostile ? 1_048_576 : [200, 600, 2_000, 1_048_576][r.int(4)]!;
     const read = log.read({ ...plan, limitBytes, nowNs: ns + offset });
-    saw(log, { ...plan, limitBytes });
+    saw(log, plan, read.text);
     // Sometimes the container restarts while the log is read: the re-read sees it.
     let after: ModelLog = log;
     if (!quiet && r.next() < 0.04) {
@@ -100,8 +100,9 @@ export function runSchedule(
     let probe = null;
     if (plan.probe && isIdleRead(chunk, state, now)) {
       probes++;
-      probe = chunkOf(log, log.read({ ...plan.probe, nowNs: ns + offset }), plan.probe.limitBytes, after);
-      saw(log, plan.probe);
+      const probed = log.read({ ...plan.probe, nowNs: ns + offset });
+      saw(log, plan.probe, probed.text);
+      probe = chunkOf(log, probed, plan.probe.limitBytes, after);
     }
     const out = buildLogPage({
       chunk,
@@ -214,24 +215,21 @@ export function runSchedule(
 interface ReadOptions {
   tailLines: number;
   sinceTime?: string;
-  limitBytes: number;
 }
 
-/** The entries a kubelet read returns whole (tailLines, then sinceTime, then the byte cut). */
-function returnedEntries(log: ModelLog, opts: ReadOptions): Entry[] {
+/**
+ * The entries a kubelet read returned whole: tailLines, then sinceTime, then as many as the body
+ * holds complete lines (the byte cut keeps the first ones).
+ */
+function returnedEntries(log: ModelLog, opts: ReadOptions, text: string): Entry[] {
   let list = log.entries.slice(Math.max(0, log.entries.length - opts.tailLines));
   if (opts.sinceTime !== undefined) {
     const since = BigInt(Date.parse(opts.sinceTime)) * 1_000_000n;
     list = list.filter((e) => e.ns >= since);
   }
-  const out: Entry[] = [];
-  let bytes = 0;
-  for (const e of list) {
-    bytes += Buffer.byteLength(`${log.render(e)}\n`, "utf8");
-    if (bytes > opts.limitBytes) break;
-    out.push(e);
-  }
-  return out;
+  let complete = 0;
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) complete++;
+  return list.slice(0, complete);
 }
 
 /**
@@ -250,17 +248,18 @@ export function check(
 ): string | null {
   const n = o.global.length;
   const NONE = Number.MAX_SAFE_INTEGER;
-  const unseen = (p: number, poll: number): boolean => {
-    if (options.unobservable !== true || o.seenAt === undefined) return false;
-    const at = o.seenAt.get(o.global[p]!.entry);
-    return at === undefined || at > poll;
-  };
+  // The first poll that returned each position's line (-1: never passed over without a gap).
+  const seen = o.global.map(({ entry }) =>
+    options.unobservable === true && o.seenAt !== undefined
+      ? (o.seenAt.get(entry) ?? Number.POSITIVE_INFINITY)
+      : -1,
+  );
   let cur = new Array<number>(n + 1).fill(0); // a view may start anywhere (its tail)
   for (let k = 0; k < o.records.length; k++) {
     const rec = o.records[k]!;
     const poll = o.recordPolls?.[k] ?? 0;
     for (let p = 0; p < n; p++)
-      if (cur[p]! < NONE && unseen(p, poll)) cur[p + 1] = Math.min(cur[p + 1]!, cur[p]! + 1);
+      if (seen[p]! > poll && cur[p]! < NONE) cur[p + 1] = Math.min(cur[p + 1]!, cur[p]! + 1);
     const next = new Array<number>(n + 1).fill(NONE);
     if (rec.type === "gap" && rec.reason === "cursor_expired") {
       // A new view: it starts over from its own tail, so any position is possible again.
