@@ -8,7 +8,7 @@
  * with the client's own credentials provider, region, endpoint and retry strategy (the SDK's
  * standard one: same attempts, backoff and retry quota). Every other command goes through the SDK.
  */
-import { createHash, createHmac } from "node:crypto";
+import { createHash, createHmac, hash } from "node:crypto";
 import {
   BatchGetItemCommand,
   DynamoDBClient,
@@ -55,7 +55,11 @@ export interface SignInput {
   at: number;
 }
 
-const sha256Hex = (data: string) => createHash("sha256").update(data, "utf8").digest("hex");
+/** One-shot SHA-256 (`crypto.hash`, Node ≥ 20.12) where there is one: no Hash object per digest. */
+const sha256Hex: (data: string) => string =
+  typeof hash === "function"
+    ? (data) => hash("sha256", data, "hex")
+    : (data) => createHash("sha256").update(data, "utf8").digest("hex");
 
 /** `YYYYMMDDTHHMMSSZ` of a time. */
 export function amzDate(at: number): string {
@@ -63,23 +67,35 @@ export function amzDate(at: number): string {
   return `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}T${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}Z`;
 }
 
+/** A header value as the canonical request has it: trimmed, inner runs of white space one space. */
+const canonicalValue = (value: string) => (/\s/.test(value) ? value.trim().replace(/\s+/g, " ") : value);
+
 /**
  * AWS Signature Version 4 of a request with an empty query, its signing key kept per day, region,
- * service and secret (one HMAC chain a day instead of one a call). Returns the headers to send:
- * the signed ones plus `authorization`.
+ * service and secret (one HMAC chain a day instead of one a call), and its `x-amz-date` per second.
+ * Returns the headers to send: the signed ones plus `authorization`.
  */
 export class SigV4Signer {
   #keyScope = "";
+  #keyAccessKeyId = "";
+  #keySecret = "";
   #key: Buffer = Buffer.alloc(0);
+  #dateSecond = Number.NaN;
+  #date = "";
 
   sign(input: SignInput): Record<string, string> {
-    const date = amzDate(input.at);
+    const second = Math.floor(input.at / 1000);
+    if (second !== this.#dateSecond) {
+      this.#dateSecond = second;
+      this.#date = amzDate(input.at);
+    }
+    const date = this.#date;
     const day = date.slice(0, 8);
     const headers: Record<string, string> = { ...input.headers, host: input.host, "x-amz-date": date };
     if (input.credentials.sessionToken) headers["x-amz-security-token"] = input.credentials.sessionToken;
     const names = Object.keys(headers).sort();
     let canonicalHeaders = "";
-    for (const name of names) canonicalHeaders += `${name}:${headers[name]?.trim().replace(/\s+/g, " ")}\n`;
+    for (const name of names) canonicalHeaders += `${name}:${canonicalValue(headers[name] as string)}\n`;
     const signedHeaders = names.join(";");
     const canonical = `${input.method}\n${input.path}\n\n${canonicalHeaders}\n${signedHeaders}\n${sha256Hex(input.body)}`;
     const scope = `${day}/${input.region}/${input.service}/aws4_request`;
@@ -92,14 +108,20 @@ export class SigV4Signer {
   }
 
   #signingKey(scope: string, day: string, input: SignInput): Buffer {
-    const id = `${scope}\n${input.credentials.accessKeyId}\n${input.credentials.secretAccessKey}`;
-    if (id !== this.#keyScope) {
+    const { accessKeyId, secretAccessKey } = input.credentials;
+    if (
+      scope !== this.#keyScope ||
+      accessKeyId !== this.#keyAccessKeyId ||
+      secretAccessKey !== this.#keySecret
+    ) {
       const hmac = (key: string | Buffer, data: string) => createHmac("sha256", key).update(data).digest();
       const k = hmac(
-        hmac(hmac(hmac(`AWS4${input.credentials.secretAccessKey}`, day), input.region), input.service),
+        hmac(hmac(hmac(`AWS4${secretAccessKey}`, day), input.region), input.service),
         "aws4_request",
       );
-      this.#keyScope = id;
+      this.#keyScope = scope;
+      this.#keyAccessKeyId = accessKeyId;
+      this.#keySecret = secretAccessKey;
       this.#key = k;
     }
     return this.#key;
