@@ -6,6 +6,7 @@ import { z } from "zod";
 import { isRfc3339Utc } from "../rfc3339.ts";
 import { type ErrorDetail, ServiceError } from "./errors.ts";
 import { DNS_LABEL, DNS_SUBDOMAIN, ID_PATTERN, MAX_DNS_SUBDOMAIN } from "./ids.ts";
+import { straightLogQuery, straightPath } from "./query-parse.ts";
 import { MAX_SINCE_SECONDS, MAX_TAIL_LINES, MIN_LEVELS, SOURCE_IDS } from "./values.ts";
 
 const MAX_DETAILS = 32;
@@ -111,10 +112,19 @@ export function invalidRequest(details: ErrorDetail[]): ServiceError {
   return new ServiceError("INVALID_REQUEST", { details: details.slice(0, MAX_DETAILS) });
 }
 
+/** The strict path schemas' keys in shape order, for the straight-code path check. */
+const PATH_KEYS = new Map<unknown, readonly string[]>([
+  [agentPathSchema, Object.keys(agentPathSchema.shape)],
+  [deploymentPathSchema, Object.keys(deploymentPathSchema.shape)],
+]);
+
 export function parsePath<T>(
   schema: z.ZodType<T>,
   params: Record<string, string | undefined> | undefined,
 ): T {
+  const keys = PATH_KEYS.get(schema);
+  const straight = keys && straightPath(keys, params);
+  if (straight) return straight as T;
   const parsed = schema.safeParse(params ?? {});
   if (!parsed.success) throw invalidRequest(issuesToDetails(parsed.error, "path", params ?? {}));
   return parsed.data;
@@ -127,8 +137,17 @@ export function requireNoQuery(query: Record<string, string | undefined> | undef
     throw invalidRequest(keys.map((k) => ({ path: `query.${safeName(k)}`, code: "unknown_parameter" })));
 }
 
+function zodLogQuery(
+  query: Record<string, string | undefined> | undefined,
+  route: "logs" | "download",
+): z.output<typeof logQuerySchema> {
+  const parsed = (route === "logs" ? logQuerySchema : downloadQuerySchema).safeParse(query ?? {});
+  if (!parsed.success) throw invalidRequest(issuesToDetails(parsed.error, "query", query ?? {}));
+  return parsed.data;
+}
+
 /**
- * Parses the log query strictly. `route` is `logs` (`…/runtime/logs`) or `download`
+ * Parses the log query strictly (valid queries in straight code, query-parse.ts; the rest by zod). `route` is `logs` (`…/runtime/logs`) or `download`
  * (`…/runtime/logs/download`, same query minus `cursor`/`download`). `now` decides "not in the future".
  */
 export function parseLogQuery(
@@ -136,9 +155,7 @@ export function parseLogQuery(
   route: "logs" | "download",
   now: number,
 ): ParsedLogQuery {
-  const parsed = (route === "logs" ? logQuerySchema : downloadQuerySchema).safeParse(query ?? {});
-  if (!parsed.success) throw invalidRequest(issuesToDetails(parsed.error, "query", query ?? {}));
-  const q = parsed.data;
+  const q = straightLogQuery(query, route) ?? zodLogQuery(query, route);
   const conflicts: ErrorDetail[] = [];
   if (q.sinceTime !== undefined && q.sinceSeconds !== undefined)
     conflicts.push({ path: "query.sinceTime", code: "conflict" });
