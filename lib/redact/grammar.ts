@@ -7,7 +7,7 @@
  */
 import { isAlnum, isSpace, skipBlanks } from "./scan.ts";
 
-const lower = (c: number): number => (c >= 65 && c <= 90 ? c + 32 : c);
+const lower = (c: number): number => (c >= /* A */ 65 && c <= /* Z */ 90 ? c + 32 : c);
 
 /** Whether `word` (lower case) is at `i`, ASCII case-insensitively. */
 export function wordAt(s: string, i: number, word: string): boolean {
@@ -20,7 +20,7 @@ export function wordAt(s: string, i: number, word: string): boolean {
 const QUOTE_WORDS = ["u0022", "u0027", "u0060", "x22", "x27"];
 const ENCODED_QUOTES = ["%22", "%27", "&quot;", "&#34;", "&#x22;", "&apos;", "&#39;", "&#x27;"];
 
-const isQuote = (c: number): boolean => c === 34 || c === 39 || c === 96;
+const isQuote = (c: number): boolean => c === /* " */ 34 || c === /* ' */ 39 || c === /* backtick */ 96;
 
 /**
  * Index past the decorations that close a key (or open a value) at `i`: quotes of any kind and
@@ -30,19 +30,19 @@ export function skipKeyClose(s: string, i: number): number {
   const limit = Math.min(s.length, i + 32);
   while (i < limit) {
     const c = s.charCodeAt(i);
-    if (isQuote(c) || c === 92 || c === 93) {
+    if (isQuote(c) || c === /* backslash */ 92 || c === /* ] */ 93) {
       i++;
       continue;
     }
-    if (c === 117 || c === 120) {
+    if (c === /* u */ 117 || c === /* x */ 120) {
       // `\u0022` / `\x22`: only right after a backslash.
-      if (s.charCodeAt(i - 1) !== 92) break;
+      if (s.charCodeAt(i - 1) !== /* backslash */ 92) break;
       const w = QUOTE_WORDS.find((q) => wordAt(s, i, q));
       if (w === undefined) break;
       i += w.length;
       continue;
     }
-    if (c === 37 || c === 38) {
+    if (c === /* % */ 37 || c === /* & */ 38) {
       const w = ENCODED_QUOTES.find((q) => wordAt(s, i, q));
       if (w === undefined) break;
       i += w.length;
@@ -57,11 +57,11 @@ export function skipKeyClose(s: string, i: number): number {
 export function separatorEnd(s: string, i: number): number {
   const c = s.charCodeAt(i);
   const d = s.charCodeAt(i + 1);
-  if (c === 58) return d === 61 ? i + 2 : i + 1;
-  if (c === 61) return d === 62 || d === 61 ? i + 2 : i + 1;
-  if (c === 45 && d === 62) return i + 2;
-  if (c === 37 && (wordAt(s, i, "%3d") || wordAt(s, i, "%3a"))) return i + 3;
-  if (c === 92 && (wordAt(s, i, "\\u003d") || wordAt(s, i, "\\u003a"))) return i + 6;
+  if (c === /* : */ 58) return d === /* = */ 61 ? i + 2 : i + 1;
+  if (c === /* = */ 61) return d === /* > */ 62 || d === /* = */ 61 ? i + 2 : i + 1;
+  if (c === /* - */ 45 && d === /* > */ 62) return i + 2;
+  if (c === /* % */ 37 && (wordAt(s, i, "%3d") || wordAt(s, i, "%3a"))) return i + 3;
+  if (c === /* backslash */ 92 && (wordAt(s, i, "\\u003d") || wordAt(s, i, "\\u003a"))) return i + 6;
   return -1;
 }
 
@@ -81,7 +81,7 @@ export function valueAt(s: string, i: number): ValueSpan | null {
   if (i >= n || isSpace(s.charCodeAt(i))) return null;
   // Backslashes before a quote give its escaping depth; the close has exactly as many.
   let j = i;
-  while (j < n && s.charCodeAt(j) === 92 && j - i < 16) j++;
+  while (j < n && s.charCodeAt(j) === /* backslash */ 92 && j - i < 16) j++;
   const k = j - i;
   const c = s.charCodeAt(j);
   if (isQuote(c)) {
@@ -90,11 +90,11 @@ export function valueAt(s: string, i: number): ValueSpan | null {
     if (close === start) return null;
     return { start, end: close < 0 ? n : close, quoted: true };
   }
-  if (k > 0 && (c === 117 || c === 120)) {
+  if (k > 0 && (c === /* u */ 117 || c === /* x */ 120)) {
     const w = QUOTE_WORDS.find((q) => wordAt(s, j, q));
     if (w !== undefined) return encodedValue(s, j + w.length, `\\${w}`);
   }
-  if (k === 0 && (c === 37 || c === 38)) {
+  if (k === 0 && (c === /* % */ 37 || c === /* & */ 38)) {
     const w = ENCODED_QUOTES.find((q) => wordAt(s, j, q));
     if (w !== undefined) return encodedValue(s, j + w.length, w);
   }
@@ -128,7 +128,7 @@ function closingQuote(s: string, i: number, q: number, k: number): number {
   let at = s.indexOf(quote, i);
   while (at >= 0) {
     let b = at;
-    while (b > i && s.charCodeAt(b - 1) === 92) b--;
+    while (b > i && s.charCodeAt(b - 1) === /* backslash */ 92) b--;
     const run = at - b;
     if (k === 0 ? run % 2 === 0 : run === k) return b;
     at = s.indexOf(quote, at + 1);
@@ -150,11 +150,11 @@ export function valueAfterKey(s: string, ks: number, ke: number, flag: boolean):
     return valueAt(s, skipValueOpen(s, j));
   }
   // XML/HTML element: `<password>v</password>`, `<password type="x">v<`.
-  if (s.charCodeAt(ks - 1) === 60 && closed === ke) {
+  if (s.charCodeAt(ks - 1) === /* < */ 60 && closed === ke) {
     let gt = ke;
     const limit = Math.min(n, ke + 256);
-    while (gt < limit && s.charCodeAt(gt) !== 62 && s.charCodeAt(gt) !== 60) gt++;
-    if (s.charCodeAt(gt) === 62 && s.charCodeAt(gt - 1) !== 47) {
+    while (gt < limit && s.charCodeAt(gt) !== /* > */ 62 && s.charCodeAt(gt) !== /* < */ 60) gt++;
+    if (s.charCodeAt(gt) === /* > */ 62 && s.charCodeAt(gt - 1) !== /* slash */ 47) {
       const lt = s.indexOf("<", gt + 1);
       const end = lt < 0 ? n : lt;
       return end > gt + 1 ? { start: gt + 1, end, quoted: true } : null;
@@ -168,7 +168,7 @@ export function valueAfterKey(s: string, ks: number, ke: number, flag: boolean):
     // A name/value pair: `name="password" value="v"`, `{"name":"DB_PASS","value":"v"}`.
     if (closed > ke) {
       let v = j;
-      if (s.charCodeAt(v) === 44) v = skipBlanks(s, v + 1);
+      if (s.charCodeAt(v) === /* , */ 44) v = skipBlanks(s, v + 1);
       v = skipKeyClose(s, v);
       if (wordAt(s, v, "value") && !isAlnum(s.charCodeAt(v + 5))) {
         const after = skipBlanks(s, skipKeyClose(s, v + 5));
@@ -177,7 +177,7 @@ export function valueAfterKey(s: string, ks: number, ke: number, flag: boolean):
       }
     }
     // A flag and its value: `--db-pass v` (a following flag is not a value).
-    if (flag && j > closed && c !== 45) return valueAt(s, j);
+    if (flag && j > closed && c !== /* - */ 45) return valueAt(s, j);
   }
   return null;
 }
@@ -185,6 +185,10 @@ export function valueAfterKey(s: string, ks: number, ke: number, flag: boolean):
 /** Skips a `{` or `[` only when a quote follows (`password: ["v"]`), so the quoted value is used. */
 function skipValueOpen(s: string, j: number): number {
   const c = s.charCodeAt(j);
-  if ((c === 91 || c === 40) && (isQuote(s.charCodeAt(j + 1)) || s.charCodeAt(j + 1) === 92)) return j + 1;
+  if (
+    (c === /* [ */ 91 || c === /* ( */ 40) &&
+    (isQuote(s.charCodeAt(j + 1)) || s.charCodeAt(j + 1) === /* backslash */ 92)
+  )
+    return j + 1;
   return j;
 }

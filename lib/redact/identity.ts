@@ -60,7 +60,7 @@ export function protectIdentities(s: string, ctx: IdentityContext | null, values
     const ks = m.index;
     const ke = IDENTITY_KEYS.lastIndex;
     const before = s.charCodeAt(ks - 1);
-    if (isAlnum(before) || before === 95 || isKeyChar(s.charCodeAt(ke))) continue;
+    if (isAlnum(before) || before === /* _ */ 95 || isKeyChar(s.charCodeAt(ke))) continue;
     const value = valueAfterKey(s, ks, ke, false);
     if (value === null || value.end <= value.start || isOneMark(s, value.start, value.end)) continue;
     if (values.length > PROTECTED_MAX - PROTECTED_BASE) break;

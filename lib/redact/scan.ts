@@ -1,13 +1,16 @@
 /** Character classes and span helpers the rules share. Every helper is a linear scan. */
 
 export const isAlnum = (c: number): boolean =>
-  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-export const isTokenChar = (c: number): boolean => isAlnum(c) || c === 95 || c === 45;
-export const isKeyChar = (c: number): boolean => isTokenChar(c) || c === 46;
-export const isSpace = (c: number): boolean => c <= 0x20;
+  (c >= /* 0 */ 48 && c <= /* 9 */ 57) ||
+  (c >= /* A */ 65 && c <= /* Z */ 90) ||
+  (c >= /* a */ 97 && c <= /* z */ 122);
+export const isTokenChar = (c: number): boolean => isAlnum(c) || c === /* _ */ 95 || c === /* - */ 45;
+export const isKeyChar = (c: number): boolean => isTokenChar(c) || c === /* . */ 46;
+export const isSpace = (c: number): boolean => c <= /* space */ 0x20;
 export const isPlaceholder = (c: number): boolean => c >= 0xe000 && c <= 0xf8ff;
 
-export const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+export const isLetter = (c: number): boolean =>
+  (c >= /* A */ 65 && c <= /* Z */ 90) || (c >= /* a */ 97 && c <= /* z */ 122);
 
 /**
  * The ledger of the text the chain is working on: for each placeholder in it, in order, how many
@@ -82,7 +85,7 @@ export function isOneMark(s: string, a: number, b: number): boolean {
 export function wordEnd(s: string, i: number): number {
   const n = s.length;
   const q = s.charCodeAt(i);
-  if (q === 34 || q === 39) {
+  if (q === /* " */ 34 || q === /* ' */ 39) {
     const close = s.indexOf(s[i]!, i + 1);
     return close < 0 ? n : close + 1;
   }
@@ -97,7 +100,7 @@ export function wordEnd(s: string, i: number): number {
 export function skipBlanks(s: string, i: number): number {
   while (i < s.length) {
     const c = s.charCodeAt(i);
-    if (c !== 32 && c !== 9) break;
+    if (c !== /* space */ 32 && c !== /* tab */ 9) break;
     i++;
   }
   return i;
@@ -106,8 +109,8 @@ export function skipBlanks(s: string, i: number): number {
 /** Index past an optional quote (`"`, `'` or `\"`) at `i`, with the quote found (or ""). */
 export function optionalQuote(s: string, i: number): [number, string] {
   const c = s.charCodeAt(i);
-  if (c === 34 || c === 39) return [i + 1, s[i]!];
-  if (c === 92 && s.charCodeAt(i + 1) === 34) return [i + 2, '\\"'];
+  if (c === /* " */ 34 || c === /* ' */ 39) return [i + 1, s[i]!];
+  if (c === /* backslash */ 92 && s.charCodeAt(i + 1) === /* " */ 34) return [i + 2, '\\"'];
   return [i, ""];
 }
 
@@ -117,8 +120,8 @@ export function closingQuote(s: string, v: number, quote: string): number {
   if (quote === "'") return s.indexOf("'", v);
   for (let i = v; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c === 92) i++;
-    else if (c === 34) return i;
+    if (c === /* backslash */ 92) i++;
+    else if (c === /* " */ 34) return i;
   }
   return -1;
 }
@@ -134,6 +137,6 @@ export function onlyPlaceholders(s: string, a: number, b: number): boolean {
 /** ASCII alphabet table: bit 1 standard base64 `[A-Za-z0-9+/]`, bit 2 base64url `[A-Za-z0-9_-]`. */
 export const ALPHABET = new Uint8Array(128);
 for (let c = 0; c < 128; c++) {
-  if (isAlnum(c) || c === 43 || c === 47) ALPHABET[c]! |= 1;
+  if (isAlnum(c) || c === /* + */ 43 || c === /* slash */ 47) ALPHABET[c]! |= 1;
   if (isTokenChar(c)) ALPHABET[c]! |= 2;
 }

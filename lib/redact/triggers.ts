@@ -82,7 +82,7 @@ export function compileTriggers(rules: readonly Rule[]): Triggers {
   const nextPairs = new Uint32Array(128 * 128);
   const codes = (w: string, at: number): number[] => {
     const c = w.charCodeAt(at);
-    return at >= w.length || c === 46 ? Array.from({ length: 128 }, (_, x) => x) : [c & 127];
+    return at >= w.length || c === /* . */ 46 ? Array.from({ length: 128 }, (_, x) => x) : [c & 127];
   };
   groups.forEach((g, k) => {
     const bit = 1 << k;
@@ -99,7 +99,7 @@ export function compileTriggers(rules: readonly Rule[]): Triggers {
   alphabet.set(ALPHABET);
   /** Per UTF-16 code unit: ASCII letters in lower case, everything else cut to 7 bits. */
   const fold = new Uint8Array(65536);
-  for (let c = 0; c < 65536; c++) fold[c] = c >= 65 && c <= 90 ? c + 32 : c & 127;
+  for (let c = 0; c < 65536; c++) fold[c] = c >= /* A */ 65 && c <= /* Z */ 90 ? c + 32 : c & 127;
   return {
     of(s: string): number {
       const n = s.length;

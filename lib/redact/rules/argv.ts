@@ -25,15 +25,15 @@ function argvRule(s: string, lower: string): string {
   /** `--flag=value` or `--flag value`; a following flag or a redirect is not a value. Returns the end. */
   const valueAfter = (j: number): number => {
     let v = j;
-    if (s.charCodeAt(v) === 61) v++;
+    if (s.charCodeAt(v) === /* = */ 61) v++;
     else v = skipBlanks(s, v);
     if (v >= s.length) return j;
     const c = s.charCodeAt(v);
-    if (c === 45 || c === 60 || c === 124) return j;
+    if (c === /* - */ 45 || c === /* < */ 60 || c === /* | */ 124) return j;
     const end = wordEnd(s, v);
     if (isOneMark(s, v, end)) return end;
     const q = s.charCodeAt(v);
-    if ((q === 34 || q === 39) && end - 1 > v + 1) return add(v + 1, end - 1);
+    if ((q === /* " */ 34 || q === /* ' */ 39) && end - 1 > v + 1) return add(v + 1, end - 1);
     return end > v ? add(v, end) : j;
   };
   if (s.includes("--")) {
@@ -46,7 +46,7 @@ function argvRule(s: string, lower: string): string {
     USER_FLAGS.lastIndex = 0;
     for (let m = USER_FLAGS.exec(s); m !== null; m = USER_FLAGS.exec(s)) {
       let v = USER_FLAGS.lastIndex;
-      v = s.charCodeAt(v) === 61 ? v + 1 : skipBlanks(s, v);
+      v = s.charCodeAt(v) === /* = */ 61 ? v + 1 : skipBlanks(s, v);
       const end = wordEnd(s, v);
       const colon = s.indexOf(":", v);
       if (colon > v && colon < end - 1) USER_FLAGS.lastIndex = add(v, end);
@@ -58,11 +58,11 @@ function argvRule(s: string, lower: string): string {
     for (let m = MYSQL_P.exec(s); m !== null; m = MYSQL_P.exec(s)) {
       const j = MYSQL_P.lastIndex;
       const c = s.charCodeAt(j);
-      if (c === 32) {
+      if (c === /* space */ 32) {
         // `-p value`: mysql would prompt and take a database name, but a secret may sit there.
         const v = skipBlanks(s, j);
         const end = wordEnd(s, v);
-        if (end > v && s.charCodeAt(v) !== 45 && !/^\d+$/.test(s.slice(v, end)))
+        if (end > v && s.charCodeAt(v) !== /* - */ 45 && !/^\d+$/.test(s.slice(v, end)))
           MYSQL_P.lastIndex = add(v, end);
       } else if (j < s.length && !isSpace(c) && !isPlaceholder(c)) {
         MYSQL_P.lastIndex = add(j, wordEnd(s, j));

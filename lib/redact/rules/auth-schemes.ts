@@ -10,7 +10,14 @@ const BASIC = /\bbasic\s+/gi;
 const NETRC = /\blogin\s+/gi;
 
 const isB64Token = (c: number): boolean =>
-  isAlnum(c) || c === 45 || c === 46 || c === 95 || c === 126 || c === 43 || c === 47 || c === 61;
+  isAlnum(c) ||
+  c === /* - */ 45 ||
+  c === /* . */ 46 ||
+  c === /* _ */ 95 ||
+  c === /* ~ */ 126 ||
+  c === /* + */ 43 ||
+  c === /* slash */ 47 ||
+  c === /* = */ 61;
 
 function authSchemesRule(s: string, lower: string): string {
   const spans: number[] = [];
@@ -23,7 +30,7 @@ function authSchemesRule(s: string, lower: string): string {
       let digit = false;
       while (j < s.length && (isB64Token(s.charCodeAt(j)) || isPlaceholder(s.charCodeAt(j)))) {
         const c = s.charCodeAt(j);
-        if (c >= 48 && c <= 57) digit = true;
+        if (c >= /* 0 */ 48 && c <= /* 9 */ 57) digit = true;
         j++;
       }
       if (digit) {
@@ -39,10 +46,10 @@ function authSchemesRule(s: string, lower: string): string {
       let j = v;
       while (j < s.length) {
         const c = s.charCodeAt(j);
-        if (isAlnum(c) || c === 43 || c === 47) j++;
+        if (isAlnum(c) || c === /* + */ 43 || c === /* slash */ 47) j++;
         else break;
       }
-      while (j < s.length && s.charCodeAt(j) === 61 && j - v < 1100) j++;
+      while (j < s.length && s.charCodeAt(j) === /* = */ 61 && j - v < 1100) j++;
       if (j - v >= 8 && j - v <= 1024 && (j - v) % 4 === 0 && decodesToUserPass(s.slice(v, j))) {
         found.push([m.index, j, M.basic]);
         BASIC.lastIndex = j;
@@ -78,9 +85,9 @@ function authSchemesRule(s: string, lower: string): string {
 
 function decodesToUserPass(b64: string): boolean {
   const bytes = Buffer.from(b64, "base64");
-  const colon = bytes.indexOf(58);
+  const colon = bytes.indexOf(/* : */ 58);
   if (colon < 1 || colon === bytes.length - 1) return false;
-  for (const b of bytes) if (b < 0x20 || b === 0x7f) return false;
+  for (const b of bytes) if (b < /* space */ 0x20 || b === /* DEL */ 0x7f) return false;
   return Buffer.from(bytes.toString("utf8"), "utf8").equals(bytes);
 }
 

@@ -13,13 +13,13 @@ function headerRule(s: string): string {
     const a = m.index;
     if (a > 0) {
       const p = s.charCodeAt(a - 1);
-      if (isAlnum(p) || p === 95) continue;
+      if (isAlnum(p) || p === /* _ */ 95) continue;
     }
     let j = HEADER_NAMES.lastIndex;
     const [afterKeyQuote] = optionalQuote(s, j);
     j = skipBlanks(s, afterKeyQuote);
     const sep = s.charCodeAt(j);
-    if (sep !== 58 && sep !== 61) continue;
+    if (sep !== /* : */ 58 && sep !== /* = */ 61) continue;
     j = skipBlanks(s, j + 1);
     const [v, quote] = optionalQuote(s, j);
     let end: number;

@@ -17,12 +17,12 @@ export function findJwts(s: string): number[] {
     let j = i + 3;
     while (j < n && isB64Url(s.charCodeAt(j))) j++;
     let resume: number;
-    if (j === i + 3 || s.charCodeAt(j) !== 46) {
+    if (j === i + 3 || s.charCodeAt(j) !== /* . */ 46) {
       resume = j;
     } else {
       let k = j + 1;
       while (k < n && isB64Url(s.charCodeAt(k))) k++;
-      if (k === j + 1 || s.charCodeAt(k) !== 46) {
+      if (k === j + 1 || s.charCodeAt(k) !== /* . */ 46) {
         resume = k === j + 1 ? j + 1 : k;
       } else {
         let e = k + 1;

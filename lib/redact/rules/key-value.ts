@@ -61,9 +61,13 @@ function endsWithPart(key: string, low: string, word: string, whole: boolean): b
   const at = key.length - word.length;
   if (at === 0) return whole;
   const p = key.charCodeAt(at - 1);
-  if (p === 95 || p === 45 || p === 46) return true;
+  if (p === /* _ */ 95 || p === /* - */ 45 || p === /* . */ 46) return true;
   const c = key.charCodeAt(at);
-  return c >= 65 && c <= 90 && ((p >= 97 && p <= 122) || (p >= 48 && p <= 57));
+  return (
+    c >= /* A */ 65 &&
+    c <= /* Z */ 90 &&
+    ((p >= /* a */ 97 && p <= /* z */ 122) || (p >= /* 0 */ 48 && p <= /* 9 */ 57))
+  );
 }
 
 /** Verdicts by key, remembered: logs (and attackers) repeat the same few keys. */
@@ -99,13 +103,13 @@ function judgeKey(key: string): boolean {
 /** A key right after `?`, `&`, `;` or `#` is a URL parameter: its value ends where the parameter does. */
 function inQuery(s: string, ks: number): boolean {
   const c = s.charCodeAt(ks - 1);
-  return c === 63 || c === 38 || c === 59 || c === 35;
+  return c === /* ? */ 63 || c === /* & */ 38 || c === /* ; */ 59 || c === /* # */ 35;
 }
 
 function paramEnd(s: string, start: number, end: number): number {
   for (let i = start; i < end; i++) {
     const c = s.charCodeAt(i);
-    if (c === 38 || c === 59 || c === 35) return i;
+    if (c === /* & */ 38 || c === /* ; */ 59 || c === /* # */ 35) return i;
   }
   return end;
 }
@@ -125,7 +129,7 @@ function keyValueRule(s: string): string {
     KEY_RUN.test(s);
     let ke = KEY_RUN.lastIndex;
     // `password->v`: the arrow's `-` is not part of the key.
-    if (s.charCodeAt(ke) === 62 && s.charCodeAt(ke - 1) === 45) ke--;
+    if (s.charCodeAt(ke) === /* > */ 62 && s.charCodeAt(ke - 1) === /* - */ 45) ke--;
     CANDIDATES.lastIndex = ke;
     floor = ke;
     // No program names a key with hundreds of characters: a long run is a token, not a key.
@@ -140,7 +144,7 @@ function keyValueRule(s: string): string {
       }
     } else {
       // The grammar first (cheap, and most mentions of a key word in prose have no value), then the key.
-      value = valueAfterKey(s, ks, ke, s.charCodeAt(ks) === 45);
+      value = valueAfterKey(s, ks, ke, s.charCodeAt(ks) === /* - */ 45);
       if (value !== null && !isSecretKey(s.slice(ks, ke))) value = null;
     }
     if (value === null || value.end <= value.start) continue;

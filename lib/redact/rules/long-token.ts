@@ -13,9 +13,9 @@ import { ALPHABET, isPlaceholder, splice } from "../scan.ts";
 const CLASS = new Uint8Array(128);
 for (let c = 0; c < 128; c++) {
   let t = (ALPHABET[c]! & 1 ? 16 : 0) | (ALPHABET[c]! & 2 ? 32 : 0);
-  if (c >= 48 && c <= 57) t |= 1;
-  else if (c >= 65 && c <= 90) t |= c > 70 ? 2 | 8 : 2;
-  else if (c >= 97 && c <= 122) t |= c > 102 ? 4 | 8 : 4;
+  if (c >= /* 0 */ 48 && c <= /* 9 */ 57) t |= 1;
+  else if (c >= /* A */ 65 && c <= /* Z */ 90) t |= c > /* F */ 70 ? 2 | 8 : 2;
+  else if (c >= /* a */ 97 && c <= /* z */ 122) t |= c > /* f */ 102 ? 4 | 8 : 4;
   else if (t !== 0) t |= 8;
   CLASS[c] = t;
 }
@@ -47,7 +47,7 @@ function randomRuns(s: string, b64Out: number[], urlOut: number[]): void {
     } else if (b64Start >= 0) {
       if (looksRandom(i - b64Start, b64Kinds)) {
         let end = i;
-        while (end < n && s.charCodeAt(end) === 61) end++;
+        while (end < n && s.charCodeAt(end) === /* = */ 61) end++;
         b64Out.push(b64Start, end);
       }
       b64Start = -1;

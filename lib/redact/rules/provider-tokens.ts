@@ -184,21 +184,23 @@ for (const body of Object.values(Body)) {
   const t = new Uint8Array(128);
   for (let c = 0; c < 128; c++) {
     const alnum = isAlnum(c);
-    const url = alnum || c === 95 || c === 45;
+    const url = alnum || c === /* _ */ 95 || c === /* - */ 45;
     t[c] = Number(
       body === Body.Url
         ? url
         : body === Body.Dotted
-          ? url || c === 46
+          ? url || c === /* . */ 46
           : body === Body.Base64
-            ? url || c === 43 || c === 47 || c === 61
+            ? url || c === /* + */ 43 || c === /* slash */ 47 || c === /* = */ 61
             : body === Body.Hex
-              ? (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102)
+              ? (c >= /* 0 */ 48 && c <= /* 9 */ 57) ||
+                (c >= /* A */ 65 && c <= /* F */ 70) ||
+                (c >= /* a */ 97 && c <= /* f */ 102)
               : body === Body.Upper
-                ? (c >= 48 && c <= 57) || (c >= 65 && c <= 90)
+                ? (c >= /* 0 */ 48 && c <= /* 9 */ 57) || (c >= /* A */ 65 && c <= /* Z */ 90)
                 : body === Body.Path
-                  ? url || c === 47
-                  : c > 0x20,
+                  ? url || c === /* slash */ 47
+                  : c > /* space */ 0x20,
     );
   }
   BODY_CHARS[body] = t;
@@ -231,7 +233,7 @@ for (const p of [...PROVIDERS].sort((a, b) => b.prefix.length - a.prefix.length)
 
 /** The provider whose prefix is at `i` (candidates `LISTS[id]`), if it may start a token there. */
 function providerIn(s: string, i: number, id: number): Provider | undefined {
-  const before = i > 0 ? s.charCodeAt(i - 1) : 32;
+  const before = i > 0 ? s.charCodeAt(i - 1) : /* space */ 32;
   if (isLetter(before)) return undefined;
   for (const p of LISTS[id]!) {
     if (!s.startsWith(p.prefix, i)) continue;

@@ -4,7 +4,14 @@ import type { Rule } from "../rule.ts";
 import { isOneMark, isSpace, splice } from "../scan.ts";
 
 function isUrlEnd(c: number): boolean {
-  return isSpace(c) || c === 34 || c === 39 || c === 60 || c === 62 || c === 96;
+  return (
+    isSpace(c) ||
+    c === /* " */ 34 ||
+    c === /* ' */ 39 ||
+    c === /* < */ 60 ||
+    c === /* > */ 62 ||
+    c === /* backtick */ 96
+  );
 }
 
 function queryRule(s: string): string {
@@ -16,11 +23,19 @@ function queryRule(s: string): string {
   let i = 0;
   while (i < n) {
     const c = s.charCodeAt(i);
-    if (isUrlEnd(c) || c === 40 || c === 41 || c === 91 || c === 93 || c === 123 || c === 125) {
+    if (
+      isUrlEnd(c) ||
+      c === /* ( */ 40 ||
+      c === /* ) */ 41 ||
+      c === /* [ */ 91 ||
+      c === /* ] */ 93 ||
+      c === /* { */ 123 ||
+      c === /* } */ 125
+    ) {
       lastDelim = i;
-    } else if (c === 47) {
+    } else if (c === /* slash */ 47) {
       lastSlash = i;
-    } else if ((c === 63 || c === 35) && lastSlash > lastDelim) {
+    } else if ((c === /* ? */ 63 || c === /* # */ 35) && lastSlash > lastDelim) {
       i = maskQuery(s, i, spans, reps);
       lastDelim = i;
       continue;
@@ -30,20 +45,20 @@ function queryRule(s: string): string {
   return splice(s, spans, reps);
 }
 
-const isQuote = (c: number): boolean => c === 34 || c === 39 || c === 96;
+const isQuote = (c: number): boolean => c === /* " */ 34 || c === /* ' */ 39 || c === /* backtick */ 96;
 
 /** Mask every value of the query/fragment starting at `q` (`?` or `#`); returns its end. */
 function maskQuery(s: string, q: number, spans: number[], reps: string[]): number {
   const n = s.length;
-  let fragment = s.charCodeAt(q) === 35;
+  let fragment = s.charCodeAt(q) === /* # */ 35;
   let i = q + 1;
   while (i < n) {
     const start = i;
     let eq = -1;
     while (i < n) {
       const c = s.charCodeAt(i);
-      if (isUrlEnd(c) || c === 38 || c === 59 || (c === 35 && !fragment)) break;
-      if (c === 61 && eq < 0) eq = i;
+      if (isUrlEnd(c) || c === /* & */ 38 || c === /* ; */ 59 || (c === /* # */ 35 && !fragment)) break;
+      if (c === /* = */ 61 && eq < 0) eq = i;
       i++;
     }
     const valueStart = eq >= 0 ? eq + 1 : fragment ? start : -1;
@@ -51,7 +66,7 @@ function maskQuery(s: string, q: number, spans: number[], reps: string[]): numbe
     // or the masked `password=` would hide the key the key-value rule needs.
     if (valueStart >= 0 && i < n && isQuote(s.charCodeAt(i))) {
       const p = s.charCodeAt(i - 1);
-      if (i === valueStart || p === 61 || p === 58) {
+      if (i === valueStart || p === /* = */ 61 || p === /* : */ 58) {
         const close = s.indexOf(s[i]!, i + 1);
         i = close < 0 ? n : close + 1;
       }
@@ -62,8 +77,8 @@ function maskQuery(s: string, q: number, spans: number[], reps: string[]): numbe
     }
     if (i >= n) break;
     const c = s.charCodeAt(i);
-    if (c === 35) fragment = true;
-    else if (c !== 38 && c !== 59) break;
+    if (c === /* # */ 35) fragment = true;
+    else if (c !== /* & */ 38 && c !== /* ; */ 59) break;
     i++;
   }
   return i;

@@ -12,7 +12,8 @@ import { isAlnum, isOneMark, isSpace, splice } from "../scan.ts";
  * Where a URL ends: whitespace, double quotes, backticks and angle brackets (none may sit in a URL
  * unescaped; a single quote may, as a sub-delimiter inside a password).
  */
-const isUrlEnd = (c: number): boolean => isSpace(c) || c === 34 || c === 96 || c === 60 || c === 62;
+const isUrlEnd = (c: number): boolean =>
+  isSpace(c) || c === /* " */ 34 || c === /* backtick */ 96 || c === /* < */ 60 || c === /* > */ 62;
 
 function userinfoRule(s: string): string {
   const spans: number[] = [];
@@ -30,10 +31,10 @@ function userinfoRule(s: string): string {
     while (end < n) {
       const c = s.charCodeAt(end);
       if (isUrlEnd(c)) break;
-      if (c === 64) {
+      if (c === /* @ */ 64) {
         lastAt = end;
         if (delim < 0) atBeforeDelim = end;
-      } else if (delim < 0 && (c === 47 || c === 63 || c === 35)) delim = end;
+      } else if (delim < 0 && (c === /* slash */ 47 || c === /* ? */ 63 || c === /* # */ 35)) delim = end;
       end++;
     }
     // With a userinfo, the host follows the last `@`: the password may hold `@`, `/`, `?`, `#`
@@ -59,7 +60,7 @@ function passwordLike(s: string, start: number, delim: number): boolean {
   if (colon < 0 || colon >= delim) return false;
   for (let k = colon + 1; k < delim; k++) {
     const c = s.charCodeAt(k);
-    if (c < 48 || c > 57) return true;
+    if (c < /* 0 */ 48 || c > /* 9 */ 57) return true;
   }
   // `host:` followed by digits only is a port; an empty user (`redis://:p/w@`) is not a host.
   return colon === start || delim === colon + 1;
