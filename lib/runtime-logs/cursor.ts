@@ -23,6 +23,8 @@ const LINE_DOMAIN = "runtime-logs-line\0";
 
 const B64URL = /^[A-Za-z0-9_-]+$/;
 const HASH = /^[A-Za-z0-9_-]{16}$/;
+/** A remembered far-future line: its hash, then `.` and its time in ms (base 36) when known. */
+const FUTURE_ENTRY = /^[A-Za-z0-9_-]{16}(?:\.[0-9a-z]{1,11})?$/;
 const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const UID = /^[A-Za-z0-9-]{1,64}$/;
 
@@ -188,7 +190,7 @@ function validate(o: Record<string, unknown>, keyId: string): CursorState {
   if (
     !Array.isArray(f) ||
     f.length > MAX_FUTURE_HASHES ||
-    f.some((x) => typeof x !== "string" || !HASH.test(x))
+    f.some((x) => typeof x !== "string" || !FUTURE_ENTRY.test(x))
   ) {
     throw invalid("cursor future hashes");
   }

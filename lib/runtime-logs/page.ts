@@ -27,6 +27,7 @@ import {
   BEFORE_ALL,
   effectiveKeys,
   frontierKey,
+  futureMemory,
   hasFrontier,
   type Selection,
   selectLines,
@@ -774,7 +775,7 @@ function nextState(x: NextStateInput): CursorState {
   for (let q = 0; q <= lastItem && !replaced && anyFuture; q++) {
     const line = lines[take[q]!]!;
     if (x.futureKey !== null && line.key !== null && line.key > x.futureKey)
-      future.push(lineHash(signing, line.raw));
+      future.push(`${lineHash(signing, line.raw)}.${keyToMillis(line.key).toString(36)}`);
   }
   const anchor =
     lastItem >= 0 && !replaced
@@ -787,7 +788,7 @@ function nextState(x: NextStateInput): CursorState {
     ...front,
     pemOpen: pem.open,
     pemFrontier,
-    future: future.slice(-MAX_FUTURE_HASHES),
+    future: futureMemory(future, MAX_FUTURE_HASHES),
     anchor,
     // Only a timed line moves the frontier: far-future and untimed ones leave the view idle.
     lastNewAt: timedUpTo(lines, take, lastItem, x.futureKey) ? now : (x.carry?.lastNewAt ?? now),

@@ -288,15 +288,41 @@ function placeAfterRemembered(
  */
 export function rememberedFuture(state: CursorState | null): string[] {
   if (state === null) return [];
-  if (state.lastTime !== null || state.hashes.length === 0) return state.future;
+  const future = state.future.map(futureHash);
+  if (state.lastTime !== null || state.hashes.length === 0) return future;
   const counts = new Map<string, number>();
-  for (const h of state.future) counts.set(h, (counts.get(h) ?? 0) + 1);
+  for (const h of future) counts.set(h, (counts.get(h) ?? 0) + 1);
   const fromHashes = new Map<string, number>();
   for (const h of state.hashes) fromHashes.set(h, (fromHashes.get(h) ?? 0) + 1);
   for (const [h, n] of fromHashes) if (n > (counts.get(h) ?? 0)) counts.set(h, n);
   const out: string[] = [];
   for (const [h, n] of counts) for (let i = 0; i < n; i++) out.push(h);
   return out;
+}
+
+/**
+ * A remembered far-future line: its keyed hash, then `.` and its time (ms, base 36) when known. The
+ * time decides which ones the cursor keeps (futureMemory).
+ */
+export const futureHash = (entry: string): string => entry.slice(0, 16);
+
+/** The time (ms) of a remembered far-future line; one without a time sorts as the farthest. */
+const futureAt = (entry: string): number =>
+  entry.length > 17 ? Number.parseInt(entry.slice(17), 36) : Number.POSITIVE_INFINITY;
+
+/**
+ * The far-future lines a cursor keeps: the `max` farthest. A sinceTime read stops returning a line
+ * once its time falls behind the resume point, so the nearest ones leave the reads first (and, until
+ * then, the anchor places them by log order); the farthest are returned the longest.
+ */
+export function futureMemory(entries: readonly string[], max: number): string[] {
+  if (entries.length <= max) return entries.slice();
+  return entries
+    .map((e, i) => ({ e, i, at: futureAt(e) }))
+    .sort((a, b) => b.at - a.at || b.i - a.i)
+    .slice(0, max)
+    .sort((a, b) => a.i - b.i)
+    .map((x) => x.e);
 }
 
 /** How many of the group's first lines are far-future lines the cursor remembers delivering. */

@@ -185,6 +185,36 @@ describe("hostile clocks: steps within a read, and what the design cannot see", 
     expect(seen).toEqual(Array.from({ length: 40 }, (_, i) => `INFO ahead ${i}`));
   });
 
+  it("a line months ahead among many minutes ahead is shown once after those leave the reads", () => {
+    // Far more near-future lines than the cursor remembers, then one dated months ahead, then more
+    // near ones: the far line is returned by every sinceTime read, long after the near ones (and the
+    // last line shown) have fallen behind the resume point. The cursor keeps the farthest lines.
+    const log = new ModelLog("u", 0);
+    const ahead = 120_000;
+    const f = follower(log);
+    const seen: string[] = [];
+    let t = T0;
+    for (let i = 0; i < 30; i++) {
+      if (i === 3) log.append(BigInt(T0 + 200 * 86_400_000) * MS, "INFO months ahead");
+      log.append(BigInt(t + ahead) * MS, `INFO ahead ${i}`);
+      t += 200;
+      if (i % 10 === 9) seen.push(...lines(f.poll(t)));
+    }
+    // The node goes quiet while the service's clock passes the near lines, then writes on time.
+    for (let i = 0; i < 12; i++) {
+      t += 20_000;
+      seen.push(...lines(f.poll(t)));
+    }
+    for (let i = 0; i < 8; i++) {
+      t += 5_000;
+      log.append(BigInt(t) * MS, `INFO on time ${i}`);
+      seen.push(...lines(f.poll(t + 100)));
+    }
+    expect(seen.filter((m) => m === "INFO months ahead")).toHaveLength(1);
+    expect(seen.filter((m) => m.startsWith("INFO ahead"))).toHaveLength(30);
+    expect(seen.filter((m) => m.startsWith("INFO on time"))).toHaveLength(8);
+  });
+
   it("a step back hidden from sinceTime is found by the next idle poll, before the clock passes the frontier", () => {
     const log = new ModelLog("u", 0);
     log.append(BigInt(T0) * MS, "INFO before the step");

@@ -105,7 +105,8 @@ describe("cursor codec", () => {
         pod: `${"a".repeat(251)}-b`.slice(0, 253),
         podUid: "f".repeat(64),
         container: "c".repeat(63),
-        future: Array.from({ length: 8 }, () => "AAAAAAAAAAAAAAAA"),
+        // Each remembered far-future line with the longest time (ms, base 36) it can carry.
+        future: Array.from({ length: 8 }, () => `AAAAAAAAAAAAAAAA.${(8.64e15).toString(36)}`),
         anchor: "BBBBBBBBBBBBBBBB",
         lastNewAt: 8.64e15,
         readAt: 8.64e15,
@@ -121,6 +122,10 @@ describe("cursor codec", () => {
     for (const [field, value] of [
       ["f", Array.from({ length: 9 }, () => "AAAAAAAAAAAAAAAA")],
       ["f", ["short"]],
+      ["f", ["AAAAAAAAAAAAAAAA."]],
+      ["f", ["AAAAAAAAAAAAAAAA.ZZ"]],
+      ["f", ["AAAAAAAAAAAAAAAA.123456789abc"]],
+      ["f", ["AAAAAAAAAAAAAAAA-1"]],
       ["f", "AAAAAAAAAAAAAAAA"],
       ["a", "not a hash!"],
       ["a", 7],
