@@ -36,14 +36,13 @@ import { utf8Length } from "./sanitize.ts";
 import { keyToMillis, parseUtcTime } from "./time.ts";
 import type {
   CursorBinding,
-  CursorKeys,
   CursorState,
   GapRecord,
-  IdentityKey,
   LineRecord,
   LogPage,
   LogRecord,
   LogStream,
+  PageRequest,
   SecretKey,
   WithheldRecord,
 } from "./types.ts";
@@ -68,7 +67,7 @@ export interface PageView {
   source: SourceId;
 }
 
-export interface BuildLogPageInput {
+export interface BuildLogPageInput extends PageRequest {
   /** The driver's read; null when no Pod runs. */
   chunk: LogChunk | null;
   /** The verified cursor of this view, or null for a new view. */
@@ -76,14 +75,6 @@ export interface BuildLogPageInput {
   /** The query's cursor had expired: a new view that starts with a `cursor_expired` gap. */
   expired: boolean;
   view: PageView;
-  deploymentId: string;
-  requestId: string;
-  /** Milliseconds since the epoch. */
-  now: number;
-  keys: { cursor: CursorKeys; identity: IdentityKey | null };
-  namespaceId: string;
-  /** Envelope budget in bytes; PAGE_BUDGET_BYTES unless building a download. */
-  maxBytes?: number;
   /**
    * The clock-step probe (pipeline.md §5): the last lines of the same stream read without
    * sinceTime, when the plan asked for one and the read was idle (`isIdleRead`). Null or absent

@@ -35,12 +35,11 @@ import { sandboxRecord, sandboxTime } from "./sandbox-records.ts";
 import { utf8Length } from "./sanitize.ts";
 import type {
   CursorBinding,
-  CursorKeys,
   GapRecord,
-  IdentityKey,
   LogPage,
   LogRecord,
   LogStream,
+  PageRequest,
   SecretKey,
 } from "./types.ts";
 
@@ -84,19 +83,12 @@ export function planSandboxRead(input: {
   return { lines: SANDBOX_RING_CAPACITY, sinceMs: since };
 }
 
-export interface SandboxPageInput {
+export interface SandboxPageInput extends PageRequest {
   chunk: SandboxChunk;
   /** The verified cursor of this view, or null for a new view. */
   cursor: SandboxCursorState | null;
   expired: boolean;
   view: { binding: CursorBinding; tailLines: number; minLevel?: Level };
-  deploymentId: string;
-  requestId: string;
-  now: number;
-  keys: { cursor: CursorKeys; identity: IdentityKey | null };
-  namespaceId: string;
-  /** Envelope budget in bytes (downloads pass a larger one). */
-  maxBytes?: number;
   /** The ring's capacity, when known to differ from OpenShell's 2000 (tests). */
   ringCapacity?: number;
 }

@@ -107,6 +107,18 @@ export type IdentityKey = SecretKey;
 /** The identity keys: pseudonyms are made with `current`; those `previous` made stay the service's own. */
 export type IdentityKeys = KeyRing;
 
+/** What every page is built for, whatever the source: the request, its clock, keys and budget. */
+export interface PageRequest {
+  deploymentId: string;
+  requestId: string;
+  /** Milliseconds since the epoch. */
+  now: number;
+  keys: { cursor: CursorKeys; identity: IdentityKey | null };
+  namespaceId: string;
+  /** Envelope budget in bytes; PAGE_BUDGET_BYTES unless building a download. */
+  maxBytes?: number;
+}
+
 /**
  * The verified content of a cursor. `lastTime` is the newest delivered kubelet time (UTC, original
  * fraction digits) or null when the view has delivered no timed line yet.
