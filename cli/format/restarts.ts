@@ -6,8 +6,9 @@
  * out rather than invented; a completion whose old and new pid are equal drops `old_pid` (the
  * pid-collision guard holds on output too).
  */
-import { SIGNAL_NAMES } from "../../lib/restarts/format.ts";
+
 import { RESTART_PHASES } from "../../lib/restarts/parse.ts";
+import { SIGNAL_NAMES } from "../../lib/restarts/signals.ts";
 import { escapeText } from "../escape.ts";
 import { isObject } from "../http.ts";
 import { type Cell, renderTable } from "../table.ts";

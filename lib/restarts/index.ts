@@ -43,7 +43,6 @@ export {
   pendingObservation,
 } from "./deployment.ts";
 export { detectBetween, detectInProcess, detectSingle, instanceKey } from "./detect.ts";
-export { restartRecordLines } from "./format.ts";
 export { attributionDeps } from "./identity.ts";
 export { compactObservation, toObservation } from "./observe.ts";
 export { formatRestartLine, parseRestartLine, readRestartLine, readRestartLines } from "./parse.ts";

@@ -4,9 +4,8 @@ import { describe, expect, it } from "vitest";
 import { pseudonymize } from "../../../lib/redact/index.ts";
 import { attribute, selectChain, transitionTime } from "../../../lib/restarts/attribute.ts";
 import { detectBetween, detectInProcess, detectSingle } from "../../../lib/restarts/detect.ts";
-import { restartRecordLines } from "../../../lib/restarts/format.ts";
 import { attributionDeps } from "../../../lib/restarts/identity.ts";
-import { formatRestartLine, parseRestartLine, readRestartLines } from "../../../lib/restarts/parse.ts";
+import { formatRestartLine, readRestartLines } from "../../../lib/restarts/parse.ts";
 import type { ObservedTermination, Transition } from "../../../lib/restarts/types.ts";
 import { container, event, obs, pod } from "./fixtures.ts";
 
@@ -252,8 +251,8 @@ describe("record fields", () => {
   });
 });
 
-describe("restartRecordLines (-o log)", () => {
-  it("prints one line per phase, with pseudonyms, that parses back", () => {
+describe("phases and pseudonyms", () => {
+  it("keeps every phase seen, in order, with the actor pseudonymized and the pids of both instances", () => {
     const r = attr(
       restartOf(term()),
       [
@@ -262,24 +261,24 @@ describe("restartRecordLines (-o log)", () => {
       ],
       ["gateway restart-completed signal=boot source=slash-command old_pid=7 new_pid=1 first_start=false"],
     );
-    const out = restartRecordLines(r);
-    expect(out).toHaveLength(3);
-    const parsed = out.map((l) => parseRestartLine(l));
-    expect(parsed.map((p) => p?.phase)).toEqual(["dispatch", "signal-received", "completed"]);
-    expect(parsed[0]).toMatchObject({ source: "slash-command", senderId: r.actor.actorRef, oldPid: 7 });
-    expect(parsed[2]).toMatchObject({ newPid: 1 });
-    expect(out.join("\n")).not.toContain("alice-77");
+    expect(r.evidence.phases).toEqual(["dispatch", "signal-received", "completed"]);
+    expect(r.trigger.source).toBe("slash-command");
+    expect(r.actor.actorRef).not.toBeNull();
+    expect(JSON.stringify(r)).not.toContain("alice-77");
+    expect(JSON.stringify(r)).not.toContain("agent:main:telegram:x");
+    expect(r.previous.pid).toBe(7);
+    expect(r.next.pid).toBe(1);
   });
 
-  it("prints nothing for a record without the agent's lines, and drops a source that is not a code", () => {
-    expect(restartRecordLines(attr(restartOf(term({ reason: "OOMKilled" }))))).toEqual([]);
+  it("has no phase for a record without the agent's lines, and drops a source that is not a code", () => {
+    expect(attr(restartOf(term({ reason: "OOMKilled" }))).evidence.phases).toEqual([]);
     const r = attr(restartOf(term()), [`gateway restart-dispatch source=sk-ant-${"a".repeat(40)}`]);
     expect(r.trigger.source).toBeNull();
   });
 });
 
 describe("action and method", () => {
-  it("keeps the agent's action= and method= (dispatch first), and prints them back in -o log", () => {
+  it("keeps the agent's action= and method= (dispatch first)", () => {
     const r = attr(
       restartOf(term()),
       [
@@ -289,9 +288,8 @@ describe("action and method", () => {
       ["gateway restart-completed signal=boot source=cli action=restart old_pid=7 new_pid=9"],
     );
     expect(r.trigger).toMatchObject({ action: "restart", method: "sigusr1" });
-    const parsed = restartRecordLines(r).map((l) => parseRestartLine(l));
-    expect(parsed[0]).toMatchObject({ action: "restart", method: "sigusr1" });
-    expect(parsed[2]).toMatchObject({ action: "restart", oldPid: 7, newPid: 9 });
+    expect(r.previous.pid).toBe(7);
+    expect(r.next.pid).toBe(9);
   });
 
   it("bounds and redacts them like source: anything but a short code is dropped", () => {
@@ -321,7 +319,7 @@ describe("action and method", () => {
     );
   });
 
-  it("-o log never prints a completion whose old_pid equals its new_pid", () => {
+  it("keeps equal pids as they came: the -o log printer (cli/format/restarts.ts) drops old_pid then", () => {
     const r = attr(
       restartOf(term()),
       ["gateway restart-signal-received signal=SIGTERM source=external old_pid=1"],
@@ -329,9 +327,6 @@ describe("action and method", () => {
     );
     expect(r.previous.pid).toBe(1);
     expect(r.next.pid).toBe(1);
-    const completed = restartRecordLines(r).find((l) => l.includes("restart-completed"))!;
-    expect(completed).toContain("new_pid=1");
-    expect(completed).not.toContain("old_pid=");
   });
 });
 
