@@ -5,7 +5,13 @@
  * has object-writer ownership.
  */
 import { Duration, RemovalPolicy } from "aws-cdk-lib";
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from "aws-cdk-lib/aws-s3";
+import {
+  BlockPublicAccess,
+  Bucket,
+  BucketEncryption,
+  type IBucket,
+  ObjectOwnership,
+} from "aws-cdk-lib/aws-s3";
 import type { Construct } from "constructs";
 
 /** The `AccessLogs` bucket of `scope`. */
@@ -19,3 +25,6 @@ export function accessLogBucket(scope: Construct, retentionDays: number): Bucket
     removalPolicy: RemovalPolicy.RETAIN,
   });
 }
+
+/** `Bucket` as `IBucket`: aws-cdk-lib's optional members do not satisfy exactOptionalPropertyTypes. */
+export const bucketRef = (bucket: Bucket): IBucket => bucket as unknown as IBucket;

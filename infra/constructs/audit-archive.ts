@@ -20,13 +20,12 @@ import {
   BlockPublicAccess,
   Bucket,
   BucketEncryption,
-  type IBucket,
   ObjectLockRetention,
   ObjectOwnership,
 } from "aws-cdk-lib/aws-s3";
 import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
-import { accessLogBucket } from "./access-logs.ts";
+import { accessLogBucket, bucketRef } from "./access-logs.ts";
 import { grantKeyUse, type ServiceFunction } from "./service-function.ts";
 
 /** Stream reading as the event source mapping does it (no account-wide `ListStreams`). */
@@ -75,7 +74,7 @@ export class AuditArchiveBucket extends Construct {
       ...(props.key
         ? { encryption: BucketEncryption.KMS, encryptionKey: props.key, bucketKeyEnabled: true }
         : { encryption: BucketEncryption.S3_MANAGED }),
-      serverAccessLogsBucket: this.logBucket as unknown as IBucket,
+      serverAccessLogsBucket: bucketRef(this.logBucket),
       serverAccessLogsPrefix: "archive/",
       removalPolicy: RemovalPolicy.RETAIN,
     });

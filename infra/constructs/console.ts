@@ -27,18 +27,12 @@ import {
   ViewerProtocolPolicy,
 } from "aws-cdk-lib/aws-cloudfront";
 import { HttpOrigin, S3BucketOrigin } from "aws-cdk-lib/aws-cloudfront-origins";
-import {
-  BlockPublicAccess,
-  Bucket,
-  BucketEncryption,
-  type IBucket,
-  ObjectOwnership,
-} from "aws-cdk-lib/aws-s3";
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from "aws-cdk-lib/aws-s3";
 import { BucketDeployment, Source } from "aws-cdk-lib/aws-s3-deployment";
 import { Construct, type IConstruct } from "constructs";
 import { buildConsole } from "../../console/build.ts";
 import type { DomainSettings } from "../settings.ts";
-import { accessLogBucket } from "./access-logs.ts";
+import { accessLogBucket, bucketRef } from "./access-logs.ts";
 
 /** The API's paths on the distribution (docs/api.md § Routes); everything else is the console. */
 export const API_PATH_PATTERNS = ["/namespaces/*", "/health"] as const;
@@ -252,9 +246,6 @@ export class ConsoleSite extends Construct {
     return Stack.of(this).node.children.find((c) => c.node.id.startsWith("Custom::CDKBucketDeployment"));
   }
 }
-
-/** `Bucket` as `IBucket`: aws-cdk-lib's optional members do not satisfy exactOptionalPropertyTypes. */
-const bucketRef = (bucket: Bucket): IBucket => bucket as unknown as IBucket;
 
 function buildSite(): string {
   const dir = join(mkdtempSync(join(tmpdir(), "runtime-logs-console-")), "site");
