@@ -37,7 +37,7 @@ export const STREAM_READ_ACTIONS = [
 ] as const;
 
 /** Never allowed to the consumer on the archive, whatever else a later grant adds. */
-export const ARCHIVE_DENIED_ACTIONS = [
+const ARCHIVE_DENIED_ACTIONS = [
   "s3:DeleteObject",
   "s3:DeleteObjectVersion",
   "s3:PutObjectRetention",
@@ -48,7 +48,7 @@ export const ARCHIVE_DENIED_ACTIONS = [
 ] as const;
 
 /** Lambda's retries of a failed batch before its records go to the failure queue. */
-export const ARCHIVE_RETRY_ATTEMPTS = 10;
+const ARCHIVE_RETRY_ATTEMPTS = 10;
 
 export interface AuditArchiveBucketProps {
   retentionDays: number;

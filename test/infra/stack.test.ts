@@ -385,6 +385,19 @@ describe("reserved concurrency and alarm topic", () => {
 describe("HTTP API", () => {
   const templateRoutes = () => resources(s.template, "AWS::ApiGatewayV2::Route").map(([, r]) => r.Properties);
 
+  it("the one table holds exactly the routes of docs/api.md, each on its function", () => {
+    // Written out from the contract, not derived: a route added, dropped or renamed in
+    // lib/service/routes.ts must fail here (every other check below derives from the table).
+    const runtime = "/namespaces/{namespaceId}/agents/{agentId}/deployments/{deploymentId}/runtime";
+    expect(API_ROUTES.map((r) => [r.routeKey, r.function, r.public])).toEqual([
+      ["GET /health", "health", true],
+      ["GET /namespaces/{namespaceId}/agents/{agentId}/deployments", "status", false],
+      [`GET ${runtime}`, "status", false],
+      [`GET ${runtime}/logs`, "logs", false],
+      [`GET ${runtime}/logs/download`, "download", false],
+    ]);
+  });
+
   it("routes exactly the routes of the one table (lib/service/routes.ts), GET only", () => {
     const keys = templateRoutes().map((r) => r.RouteKey as string);
     expect(keys.sort()).toEqual(API_ROUTES.map((r) => r.routeKey).sort());
