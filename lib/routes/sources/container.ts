@@ -99,38 +99,28 @@ export class ContainerSourceReader implements SourceReader<ContainerPrepared> {
       ...(view.sinceTime !== undefined ? { sinceTime: view.sinceTime } : {}),
       now,
     });
-    const chunk = await this.driver.readLog(input.deployment, {
-      role,
-      pod: target.pod,
-      podUid: target.podUid,
-      container: target.container,
-      restartCount: target.restartCount,
-      tailLines: plan.tailLines,
-      ...(plan.sinceTime !== undefined ? { sinceTime: plan.sinceTime } : {}),
-      ...(plan.sinceSeconds !== undefined ? { sinceSeconds: plan.sinceSeconds } : {}),
-      previous: target.previous,
-      limitBytes: plan.limitBytes,
-      signal: input.signal,
-      deadline: input.deadline,
-    });
+    // The Pod the description chose, read with the plan's window (the probe's has no time filter).
+    const read = (w: { tailLines: number; limitBytes: number; sinceTime?: string; sinceSeconds?: number }) =>
+      this.driver.readLog(input.deployment, {
+        role,
+        pod: target.pod,
+        podUid: target.podUid,
+        container: target.container,
+        restartCount: target.restartCount,
+        tailLines: w.tailLines,
+        ...(w.sinceTime !== undefined ? { sinceTime: w.sinceTime } : {}),
+        ...(w.sinceSeconds !== undefined ? { sinceSeconds: w.sinceSeconds } : {}),
+        previous: target.previous,
+        limitBytes: w.limitBytes,
+        signal: input.signal,
+        deadline: input.deadline,
+      });
+    const chunk = await read(plan);
     input.checkDeadline();
-    // Hostile clocks: an idle poll of a view whose last new line is old reads the last lines again
-    // without sinceTime, to find lines a node clock step back hid (a fourth call, idle polls only).
+    // Hostile clocks: every idle poll reads the last lines again without sinceTime, to find lines a
+    // node clock step back hid (a fourth call, idle polls only).
     const probe =
-      plan.probe !== undefined && isIdleRead(chunk, view.carried, now)
-        ? await this.driver.readLog(input.deployment, {
-            role,
-            pod: target.pod,
-            podUid: target.podUid,
-            container: target.container,
-            restartCount: target.restartCount,
-            tailLines: plan.probe.tailLines,
-            previous: target.previous,
-            limitBytes: plan.probe.limitBytes,
-            signal: input.signal,
-            deadline: input.deadline,
-          })
-        : null;
+      plan.probe !== undefined && isIdleRead(chunk, view.carried, now) ? await read(plan.probe) : null;
     if (probe !== null) input.checkDeadline();
     const built = buildLogPage({
       ...pageInput,
