@@ -115,8 +115,14 @@ export function selectLines(
   }
   const T = frontierKey(state);
   const eff = effectiveKeys(lines, T, future);
+  // Every line's keyed hash, made at most once per read, and only by the placements that need them.
+  let all: string[] | undefined;
+  const allHashes = (): string[] => {
+    all ??= lines.map((l) => lineHash(hashKey, l.raw));
+    return all;
+  };
   if (T === BEFORE_ALL) {
-    const placed = placeUntimedRun(lines, eff, state.hashes, hashKey);
+    const placed = placeUntimedRun(eff, state.hashes, allHashes);
     if (placed !== null) return { ...placed, eff };
   }
   const group: number[] = [];
@@ -190,7 +196,7 @@ export function selectLines(
   if (unknown) {
     // The remembered run cannot be placed (a line of it is no longer in the read, or the times moved):
     // log order still places the last remembered line the read holds.
-    const placed = placeAfterRemembered(lines, state, hashKey);
+    const placed = placeAfterRemembered(state, allHashes);
     if (placed !== null) return { ...placed, eff };
   }
   if (unknown) {
@@ -235,16 +241,15 @@ export function selectLines(
  * rules decide).
  */
 function placeUntimedRun(
-  lines: readonly RawLine[],
   eff: readonly string[],
   H: readonly string[],
-  hashKey: SecretKey,
+  allHashes: () => readonly string[],
 ): Omit<Selection, "eff"> | null {
   const h = H.length;
   if (h === 0 || eff.length === 0) return null;
   const ends: number[] = [];
-  const hashes = lines.map((l) => lineHash(hashKey, l.raw));
-  for (let p = h; p <= lines.length; p++) {
+  const hashes = allHashes();
+  for (let p = h; p <= hashes.length; p++) {
     let ok = true;
     for (let j = 0; j < h && ok; j++) if (hashes[p - h + j] !== H[j]) ok = false;
     if (ok) ends.push(p);
@@ -252,7 +257,7 @@ function placeUntimedRun(
   if (ends.length === 0) return null;
   const from = ends[ends.length - 1]!;
   const take: number[] = [];
-  for (let i = from; i < lines.length; i++) take.push(i);
+  for (let i = from; i < hashes.length; i++) take.push(i);
   // Several places fit: the lines between the first and the last may be new (reported, not repeated).
   const windowGap = ends.length > 1 && take.length > 0;
   return { take, windowGap, hold: take.length === 0, startComplete: false, steps: [] };
@@ -265,19 +270,18 @@ function placeUntimedRun(
  * for it), so a gap reports the place. Null when the read holds none of them.
  */
 function placeAfterRemembered(
-  lines: readonly RawLine[],
   state: CursorState,
-  hashKey: SecretKey,
+  allHashes: () => readonly string[],
 ): Omit<Selection, "eff"> | null {
   const wanted =
     state.anchor === null || state.anchor === "" ? state.hashes : [...state.hashes, state.anchor];
   if (wanted.length === 0) return null;
-  const hashes = lines.map((l) => lineHash(hashKey, l.raw));
+  const hashes = allHashes();
   let last = -1;
   for (let j = wanted.length - 1; j >= 0 && last < 0; j--) last = hashes.lastIndexOf(wanted[j]!);
   if (last < 0) return null;
   const take: number[] = [];
-  for (let i = last + 1; i < lines.length; i++) take.push(i);
+  for (let i = last + 1; i < hashes.length; i++) take.push(i);
   return { take, windowGap: take.length > 0, hold: take.length === 0, startComplete: false, steps: [] };
 }
 
