@@ -11,6 +11,21 @@ import type { LogRecord } from "../../../lib/runtime-logs/index.ts";
 import { type Entry, ModelLog, T0 } from "./harness.ts";
 import { check, runSchedule } from "./model.ts";
 
+/** A model log of `lines` (ns after T0, text), and the record the checker expects for each. */
+function modelLines(lines: readonly (readonly [bigint, string])[]) {
+  const log = new ModelLog("u", 0);
+  const base = BigInt(T0) * 1_000_000n;
+  for (const [ns, text] of lines) log.append(base + ns, text);
+  const line = (e: Entry): LogRecord => ({
+    type: "line",
+    kind: "text",
+    level: "unknown",
+    ...log.expected(e),
+  });
+  const global = log.entries.map((entry) => ({ log, entry }));
+  return { global, line, entries: log.entries };
+}
+
 describe("exactly once or a gap (R2)", () => {
   it("holds over 1000 random schedules", () => {
     let schedules = 0;
@@ -82,19 +97,12 @@ describe("exactly once or a gap (R2)", () => {
   });
 
   it("the hostile-clock checker passes over only lines no read returned by then", () => {
-    const log = new ModelLog("u", 0);
-    const base = BigInt(T0) * 1_000_000n;
-    log.append(base + 5_000_000_000n, "one");
-    log.append(base, "stepped back");
-    log.append(base + 6_000_000_000n, "two");
-    const global = log.entries.map((entry) => ({ log, entry }));
-    const line = (e: Entry): LogRecord => ({
-      type: "line",
-      kind: "text",
-      level: "unknown",
-      ...log.expected(e),
-    });
-    const [one, stepped, two] = log.entries as [Entry, Entry, Entry];
+    const { global, line, entries } = modelLines([
+      [5_000_000_000n, "one"],
+      [0n, "stepped back"],
+      [6_000_000_000n, "two"],
+    ]);
+    const [one, stepped, two] = entries as [Entry, Entry, Entry];
     const records = [line(one), line(two)];
     // "one" at poll 0, "two" at poll 1; no read returned "stepped back": passed over, counted.
     const unseen = {
@@ -140,19 +148,12 @@ describe("exactly once or a gap (R2)", () => {
   });
 
   it("the checker rejects a duplicated line and an unreported loss", () => {
-    const log = new ModelLog("u", 0);
-    const base = BigInt(T0) * 1_000_000n;
-    log.append(base, "one");
-    log.append(base + 1n, "two");
-    log.append(base + 2n, "three");
-    const global = log.entries.map((entry) => ({ log, entry }));
-    const line = (e: Entry): LogRecord => ({
-      type: "line",
-      kind: "text",
-      level: "unknown",
-      ...log.expected(e),
-    });
-    const [a, b, c] = log.entries as [Entry, Entry, Entry];
+    const { global, line, entries } = modelLines([
+      [0n, "one"],
+      [1n, "two"],
+      [2n, "three"],
+    ]);
+    const [a, b, c] = entries as [Entry, Entry, Entry];
     expect(check({ records: [line(a), line(b), line(c)], global })).toBeNull();
     expect(check({ records: [line(a), line(b), line(b), line(c)], global })).not.toBeNull();
     expect(check({ records: [line(a), line(c)], global })).not.toBeNull();
