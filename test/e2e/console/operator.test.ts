@@ -1,3 +1,10 @@
+/**
+ * The console as an on-call operator uses it, in headless Chromium against the local stack: rows
+ * that say date, time and level once, wrapping, light and dark themes, the window's width, deep
+ * links that survive a reload, the status re-read while visible (and stopped by a denial), links
+ * from the cards, restarts marked inline with their attribution, init containers, the copy, and
+ * the backoff on a busy service.
+ */
 import { join } from "node:path";
 import type { Route } from "playwright-core";
 import { describe, expect, it } from "vitest";

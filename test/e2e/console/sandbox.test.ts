@@ -1,3 +1,10 @@
+/**
+ * The console's sandbox source in headless Chromium against the local stack, nothing mocked: the
+ * stack's OpenShell simulator serves the deployment's sandbox over mTLS. The operator picks the
+ * sandbox chip and reads decisions at a glance (origin, ALLOW/DENY, destination, binary, policy,
+ * reason), OCSF events marked, secrets masked; Follow shows an appended denial, and a replaced
+ * sandbox is marked with its new instance ID.
+ */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { deniedPasteLine, deniedSshLine, PROXY_TARGET, withSandbox } from "../../support/sandbox.ts";
