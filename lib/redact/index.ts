@@ -103,7 +103,7 @@ export function redact(text: string, options: RedactOptions = {}): string {
   const shadow: Shadow | null = plain ? null : shadowOf(original);
   // Protecting, pseudonymizing and masking only put placeholders in, which complete no trigger
   // word: the triggers of the shadow hold for every later step.
-  const f = TRIGGERS.of(shadow?.text ?? text);
+  const f = shadow === null ? TRIGGERS.of(text, true) : TRIGGERS.of(shadow.text);
   let out: string;
   if (f === 0 && options.event === undefined) {
     out = shadow?.invisible ? neutralizeInvisible(original) : original;

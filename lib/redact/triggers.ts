@@ -1,15 +1,20 @@
 /**
- * Which rules can match a string, in two cheap steps, ASCII case-insensitively and without a copy:
- * 1. one branch-free pass ORs, at every position, the trigger groups that have a word whose first
- *    two characters are the pair there and whose second and third are the next pair (ASCII
- *    letters folded to lower case, other characters to 7 bits, which only ever flags more), and
- *    tracks runs of the base64 and base64url alphabets;
+ * Which rules can match a string, in two cheap steps, ASCII case-insensitively:
+ * 1. one pass over the text as 7-bit codes (a scratch copy: ASCII text is copied natively; in other
+ *    text every non-ASCII character becomes DEL, which no trigger holds) loads, per pair of codes,
+ *    one mask of what may start there and one of what may continue there, and ANDs the masks of
+ *    consecutive pairs: a trigger group is flagged where a word of it has its first two characters
+ *    (ASCII letters folded to lower case) on the first pair and its second and third on the next;
+ *    a provider-prefix class where a prefix of it has its first three characters, exact case. The
+ *    pass also tracks runs of the base64 and base64url alphabets;
  * 2. each group the pass flagged is confirmed by a native regex test of its words (a literal
- *    alternation, so it cannot backtrack), at most GROUP_WORDS words per group: a short
- *    alternation tests fast, a long one does not.
- * Case-sensitive prefixes (the provider catalog) are found in the same pass by two exact pairs in a
- * row, the first and the second two characters of a prefix of one class; the rule itself compares
- * the rest.
+ *    alternation, so it cannot backtrack), at most GROUP_WORDS words per group: first sticky at
+ *    the first places the pass flagged (real trigger words match on the spot; a word can only
+ *    start where the pass flagged its group), then, if the pass flagged more places than it
+ *    recorded, over the rest of the text.
+ * Provider prefixes are told apart by the class of their first pair (prefixes sharing a first pair
+ * share a class; classes are dealt round-robin to the bits left over by the groups); the rule itself
+ * compares the rest.
  *
  * Why a superset: rules match their words ASCII case-insensitively at most, and redacting only
  * ever replaces a span by one private-use marker, which cannot complete an ASCII word or join two
@@ -19,12 +24,18 @@ import type { Rule } from "./rule.ts";
 import { ALPHABET } from "./scan.ts";
 
 export interface Triggers {
-  /** Bit `1 << k` set when rule `k` may match `s`. */
-  of(s: string): number;
+  /** Bit `1 << k` set when rule `k` may match `s`; `ascii`: `s` is known to hold only ASCII. */
+  of(s: string, ascii?: boolean): number;
 }
 
 /** At most this many words per group: a short alternation tests fast natively. */
 const GROUP_WORDS = 12;
+/** Places the pass records for sticky confirmation; past them the rest of the text is tested. */
+const RECORDED = 64;
+/** The code every non-ASCII character is copied as: DEL is in no trigger word, prefix or alphabet. */
+const NOT_ASCII = 127;
+/** Scratch copies up to this size are kept for the next string; longer ones are not. */
+const KEEP_BYTES = 256 * 1024;
 
 const escapeWord = (w: string): string =>
   w.replace(/[.*+?^${}()|[\]\\/-]/g, (m) => (m === "." ? "[^]" : `\\${m}`));
@@ -32,110 +43,165 @@ const escapeWord = (w: string): string =>
 interface Group {
   flag: number;
   words: string[];
-  test: RegExp;
+}
+
+const foldCase = (c: number): number => (c >= /* A */ 65 && c <= /* Z */ 90 ? c + 32 : c);
+
+let scratch = Buffer.allocUnsafeSlow(64 * 1024);
+let scratchCodes = new Uint8Array(scratch.buffer, scratch.byteOffset, scratch.length);
+
+/** `s` as 7-bit codes, followed by two zero codes (the pass reads one pair past the end). */
+function codesOf(s: string, ascii: boolean): Uint8Array {
+  const n = s.length;
+  let buf = scratch;
+  let codes = scratchCodes;
+  if (n + 2 > buf.length) {
+    buf = Buffer.allocUnsafeSlow(Math.max(n + 2, 2 * buf.length));
+    codes = new Uint8Array(buf.buffer, buf.byteOffset, buf.length);
+    if (buf.length <= KEEP_BYTES) {
+      scratch = buf;
+      scratchCodes = codes;
+    }
+  }
+  if (ascii) {
+    buf.write(s, 0, n, "latin1");
+  } else {
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      codes[i] = c < 128 ? c : NOT_ASCII;
+    }
+  }
+  codes[n] = 0;
+  codes[n + 1] = 0;
+  return codes;
 }
 
 /** Build the trigger scan for `rules` (rule `k` gets flag `1 << k`). */
 export function compileTriggers(rules: readonly Rule[]): Triggers {
   const groups: Group[] = [];
   let runFlags = 0;
-  /**
-   * Per exact pair (7 bits each): the prefix classes with a prefix whose first, or second, two
-   * characters it is. A class is the prefixes of one first pair (32 classes, shared round-robin), so
-   * the first pair of one prefix and the second pair of another only meet in one class by chance.
-   */
-  const firstPairs = new Uint32Array(128 * 128);
-  const secondPairs = new Uint32Array(128 * 128);
-  /** Per prefix class: the rules with a prefix in it. */
-  const classFlags = new Uint32Array(32);
-  const classOf = new Map<number, number>();
   rules.forEach((rule, k) => {
     const flag = 1 << k;
     if (rule.longRun === true) runFlags |= flag;
-    for (const p of rule.prefixes ?? []) {
-      const [a, b, c] = [p.charCodeAt(0) & 127, p.charCodeAt(1) & 127, p.charCodeAt(2) & 127];
-      const first = (a << 7) | b;
-      let cls = classOf.get(first);
-      if (cls === undefined) {
-        cls = classOf.size % 32;
-        classOf.set(first, cls);
-      }
-      const bit = 1 << cls;
-      classFlags[cls]! |= flag;
-      firstPairs[first]! |= bit;
-      if (p.length === 2) for (let any = 0; any < 128; any++) secondPairs[(b << 7) | any]! |= bit;
-      else secondPairs[(b << 7) | c]! |= bit;
-    }
     const words = [...new Set(rule.words)].sort();
-    for (let i = 0; i < words.length; i += GROUP_WORDS) {
-      const some = words.slice(i, i + GROUP_WORDS);
-      groups.push({ flag, words: some, test: new RegExp(some.map(escapeWord).join("|"), "i") });
-    }
+    for (let i = 0; i < words.length; i += GROUP_WORDS)
+      groups.push({ flag, words: words.slice(i, i + GROUP_WORDS) });
   });
-  if (groups.length > 32) throw new Error(`${groups.length} trigger groups: at most 32 fit a mask`);
+  const classBits = 32 - groups.length;
+  if (classBits < 16)
+    throw new Error(`${groups.length} trigger groups leave too few bits for prefix classes`);
+  const wordMask = 2 ** groups.length - 1;
   /**
-   * Per pair of folded characters: the groups with a word whose first two characters it is
-   * (`pairs`), and those with a word whose second and third it is (`nextPairs`); a word shorter
-   * than that, or with `.` there, matches any character in the missing places.
+   * Per pair of codes (7 bits each): the groups with a word whose first two characters it is
+   * (`starts`), and those with a word whose second and third it is (`continues`), in the low bits;
+   * the prefix classes with a prefix whose first, or second, two characters it is, above them. A
+   * word shorter than three characters, or with `.` there, matches any code in the missing places.
    */
-  const pairs = new Uint32Array(128 * 128);
-  const nextPairs = new Uint32Array(128 * 128);
+  const starts = new Int32Array(128 * 128);
+  const continues = new Int32Array(128 * 128);
+  const anyCode = Array.from({ length: 128 }, (_, x) => x);
+  /** The codes that match the character of `w` at `at`: both cases of a letter, any for `.` or past the end. */
   const codes = (w: string, at: number): number[] => {
     const c = w.charCodeAt(at);
-    return at >= w.length || c === /* . */ 46 ? Array.from({ length: 128 }, (_, x) => x) : [c & 127];
+    if (at >= w.length || c === /* . */ 46) return anyCode;
+    const low = foldCase(c & 127);
+    return low >= /* a */ 97 && low <= /* z */ 122 ? [low, low - 32] : [c & 127];
   };
   groups.forEach((g, k) => {
     const bit = 1 << k;
     for (const w of g.words) {
       const [first, second, third] = [codes(w, 0), codes(w, 1), codes(w, 2)];
-      for (const a of first) for (const b of second) pairs[(a << 7) | b]! |= bit;
-      for (const b of second) for (const c of third) nextPairs[(b << 7) | c]! |= bit;
+      for (const a of first) for (const b of second) starts[(a << 7) | b]! |= bit;
+      for (const b of second) for (const c of third) continues[(b << 7) | c]! |= bit;
     }
   });
-  const tests = groups.map((g) => g.test);
-  const flags = Uint32Array.from(groups, (g) => g.flag);
-  /** Per UTF-16 code unit: bit 1 base64, bit 2 base64url (non-ASCII is neither). */
-  const alphabet = new Uint8Array(65536);
-  alphabet.set(ALPHABET);
-  /** Per UTF-16 code unit: ASCII letters in lower case, everything else cut to 7 bits. */
-  const fold = new Uint8Array(65536);
-  for (let c = 0; c < 65536; c++) fold[c] = c >= /* A */ 65 && c <= /* Z */ 90 ? c + 32 : c & 127;
+  /** Per prefix class: the rules with a prefix in it. */
+  const classFlags = new Int32Array(classBits);
+  const classOf = new Map<number, number>();
+  rules.forEach((rule, k) => {
+    for (const p of rule.prefixes ?? []) {
+      const [a, b, c] = [p.charCodeAt(0) & 127, p.charCodeAt(1) & 127, p.charCodeAt(2) & 127];
+      const first = (a << 7) | b;
+      let cls = classOf.get(first);
+      if (cls === undefined) {
+        cls = classOf.size % classBits;
+        classOf.set(first, cls);
+      }
+      const bit = 1 << (groups.length + cls);
+      classFlags[cls]! |= 1 << k;
+      starts[first]! |= bit;
+      if (p.length === 2) for (const any of anyCode) continues[(b << 7) | any]! |= bit;
+      else continues[(b << 7) | c]! |= bit;
+    }
+  });
+  const sticky = groups.map((g) => new RegExp(g.words.map(escapeWord).join("|"), "iy"));
+  const rest = groups.map((g) => new RegExp(g.words.map(escapeWord).join("|"), "gi"));
+  const flags = Int32Array.from(groups, (g) => g.flag);
+  /**
+   * Per code: run lanes kept alive by it, as an AND mask over two 16-bit run counters (base64 in
+   * the low half, base64url in the high half).
+   */
+  const runMask = new Int32Array(128);
+  for (let c = 0; c < 128; c++)
+    runMask[c] = (ALPHABET[c]! & 1 ? 0xffff : 0) | (ALPHABET[c]! & 2 ? 0xffff0000 : 0);
+  /** Where the pass flagged a group (recorded places, in order), and what it flagged there. */
+  const at = new Int32Array(RECORDED);
+  const flagged = new Int32Array(RECORDED);
   return {
-    of(s: string): number {
+    of(s: string, ascii = false): number {
       const n = s.length;
       if (n === 0) return 0;
-      let maybe = 0;
-      let prefixed = 0;
-      let b64 = 0;
-      let url = 0;
+      const b = codesOf(s, ascii);
+      let hits = 0;
+      let recorded = 0;
+      let runs = 0;
       let long = 0;
-      let c = s.charCodeAt(0);
-      let d = n > 1 ? s.charCodeAt(1) : 0;
-      // Folded forms carried along with the characters: one fold per character.
-      let fc = fold[c]!;
-      let fd = fold[d]!;
-      for (let i = 2; i <= n + 1; i++) {
-        const e = i < n ? s.charCodeAt(i) : 0;
-        const fe = fold[e]!;
-        maybe |= pairs[(fc << 7) | fd]! & nextPairs[(fd << 7) | fe]!;
-        prefixed |= firstPairs[((c & 127) << 7) | (d & 127)]! & secondPairs[((d & 127) << 7) | (e & 127)]!;
-        const t = alphabet[c]!;
-        b64 = (b64 + 1) & -(t & 1);
-        url = (url + 1) & -((t >> 1) & 1);
-        // Bit 6 of `count + 24` is set for counts 40…103: every run of ≥ 40 passes through them.
-        long |= (b64 + 24) | (url + 24);
-        c = d;
-        d = e;
-        fc = fd;
-        fd = fe;
+      let x = b[0]!;
+      let y = b[1]!;
+      let start = starts[(x << 7) | y]!;
+      for (let i = 0; i < n; i++) {
+        // The trigram at `i`: codes x y z.
+        const z = b[i + 2]!;
+        const next = (y << 7) | z;
+        const m = start & continues[next]!;
+        if (m !== 0) {
+          hits |= m;
+          if ((m & wordMask) !== 0 && recorded < RECORDED) {
+            at[recorded] = i;
+            flagged[recorded++] = m;
+          }
+        }
+        start = starts[next]!;
+        // Both run counters count on while `x` is in their alphabet; bit 6 of a counter + 24 is
+        // set for counts 40…103, which every run of ≥ 40 passes through.
+        runs = (runs + 0x10001) & runMask[x]!;
+        long |= runs + 0x180018;
+        x = y;
+        y = z;
       }
-      let out = long & 64 ? runFlags : 0;
-      for (let cls = 0; prefixed !== 0; cls++, prefixed >>>= 1) if (prefixed & 1) out |= classFlags[cls]!;
-      for (let k = 0; maybe !== 0; k++, maybe >>>= 1) {
-        if ((maybe & 1) === 0 || (out & flags[k]!) !== 0) continue;
-        if (tests[k]!.test(s)) out |= flags[k]!;
+      let out = long & 0x400040 ? runFlags : 0;
+      for (let cls = 0, c = hits >>> groups.length; c !== 0; cls++, c >>>= 1)
+        if (c & 1) out |= classFlags[cls]!;
+      for (let k = 0, w = hits & wordMask; w !== 0; k++, w >>>= 1) {
+        if ((w & 1) === 0 || (out & flags[k]!) !== 0) continue;
+        if (confirmed(s, k, recorded)) out |= flags[k]!;
       }
       return out;
     },
   };
+
+  /** Whether a word of group `k` occurs in `s`: at a place the pass recorded, or past the last. */
+  function confirmed(s: string, k: number, recorded: number): boolean {
+    const bit = 1 << k;
+    const word = sticky[k]!;
+    for (let j = 0; j < recorded; j++) {
+      if ((flagged[j]! & bit) === 0) continue;
+      word.lastIndex = at[j]!;
+      if (word.test(s)) return true;
+    }
+    if (recorded < RECORDED) return false;
+    const any = rest[k]!;
+    any.lastIndex = at[RECORDED - 1]! + 1;
+    return any.test(s);
+  }
 }
