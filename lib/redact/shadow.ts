@@ -12,8 +12,18 @@
  * joiner and the Hangul fillers. The shadow drops them; the output shows them escaped.
  */
 const INVISIBLE_SOURCE = "\\p{Cf}\\u034f\\u115f\\u1160\\u3164\\uffa0\\ufe00-\\ufe0f\\u{e0100}-\\u{e01ef}";
-const INVISIBLE = new RegExp(`[${INVISIBLE_SOURCE}]`, "u");
 const INVISIBLE_G = new RegExp(`[${INVISIBLE_SOURCE}]`, "gu");
+/**
+ * The same set tested as two native scans, about twice as fast over long text as the one class:
+ * the format characters, then the others (the variation selectors supplement as UTF-16 pairs).
+ */
+const FORMAT = /\p{Cf}/u;
+const OTHER_INVISIBLE_SOURCE =
+  "[\\u034f\\u115f\\u1160\\u3164\\uffa0\\ufe00-\\ufe0f]|\\udb40[\\udd00-\\uddef]";
+const OTHER_INVISIBLE = new RegExp(OTHER_INVISIBLE_SOURCE);
+
+/** Whether `s` holds an invisible character. */
+export const holdsInvisible = (s: string): boolean => FORMAT.test(s) || OTHER_INVISIBLE.test(s);
 /** Anything but printable ASCII (and tab): the shadow of such a string may differ from it. */
 const NOT_PLAIN = /[^\x20-\x7e\t]/;
 const NON_ASCII_G = /[^\x00-\x7f]+/g;
@@ -39,7 +49,7 @@ function fold(ch: string): string {
   let f = FOLDS.get(ch);
   if (f === undefined) {
     f = ch.normalize("NFKC");
-    if (INVISIBLE.test(f)) f = f.replace(INVISIBLE_G, "");
+    if (holdsInvisible(f)) f = f.replace(INVISIBLE_G, "");
     if (FOLDS.size < MAX_FOLDS) FOLDS.set(ch, f);
   }
   return f;
@@ -51,7 +61,7 @@ export const isPlain = (s: string): boolean => !NOT_PLAIN.test(s);
 /** The shadow of `s`. Printable ASCII, and text that is already NFKC without invisibles, is its own shadow. */
 export function shadowOf(s: string): Shadow {
   if (isPlain(s)) return { text: s, start: null, end: null, invisible: false };
-  const invisible = INVISIBLE.test(s);
+  const invisible = holdsInvisible(s);
   if (!invisible && allStable(s)) return { text: s, start: null, end: null, invisible };
   // Worst case a character folds to a few more (ligatures, squared words): grow on demand.
   let cap = s.length + 16;
@@ -83,7 +93,7 @@ export function shadowOf(s: string): Shadow {
     out.push(s.slice(from, a));
     const run = m[0];
     const b = a + run.length;
-    if (!INVISIBLE.test(run) && run.normalize("NFKC") === run) {
+    if (!holdsInvisible(run) && run.normalize("NFKC") === run) {
       ensure(run.length);
       for (let i = a; i < b; i++) {
         start[n] = i;
@@ -134,5 +144,5 @@ function escapeInvisible(ch: string): string {
 
 /** Invisible characters written as visible escapes (`\u{200B}`), as the CLI shows them. */
 export function neutralizeInvisible(s: string): string {
-  return INVISIBLE.test(s) ? s.replace(INVISIBLE_G, escapeInvisible) : s;
+  return holdsInvisible(s) ? s.replace(INVISIBLE_G, escapeInvisible) : s;
 }

@@ -34,7 +34,7 @@ const GROUP_WORDS = 12;
 const RECORDED = 64;
 /** The code every non-ASCII character is copied as: DEL is in no trigger word, prefix or alphabet. */
 const NOT_ASCII = 127;
-/** Scratch copies up to this size are kept for the next string; longer ones are not. */
+/** Scratch memory up to this size is kept for the next string; more is not. */
 const KEEP_BYTES = 256 * 1024;
 
 const escapeWord = (w: string): string =>
@@ -47,27 +47,30 @@ interface Group {
 
 const foldCase = (c: number): number => (c >= /* A */ 65 && c <= /* Z */ 90 ? c + 32 : c);
 
-let scratch = Buffer.allocUnsafeSlow(64 * 1024);
-let scratchCodes = new Uint8Array(scratch.buffer, scratch.byteOffset, scratch.length);
+let scratch = new ArrayBuffer(64 * 1024);
 
-/** `s` as 7-bit codes, followed by two zero codes (the pass reads one pair past the end). */
+/**
+ * `s` as 7-bit codes, followed by two zero codes (the pass reads one pair past the end). ASCII is
+ * copied natively; other text is copied natively as UTF-16 first, then cut to codes.
+ */
 function codesOf(s: string, ascii: boolean): Uint8Array {
   const n = s.length;
-  let buf = scratch;
-  let codes = scratchCodes;
-  if (n + 2 > buf.length) {
-    buf = Buffer.allocUnsafeSlow(Math.max(n + 2, 2 * buf.length));
-    codes = new Uint8Array(buf.buffer, buf.byteOffset, buf.length);
-    if (buf.length <= KEEP_BYTES) {
-      scratch = buf;
-      scratchCodes = codes;
-    }
+  // UTF-16 units first (2 bytes each, aligned), then the codes.
+  const size = 3 * (n + 2);
+  let memory = scratch;
+  if (size > memory.byteLength) {
+    memory = new ArrayBuffer(Math.max(size, 2 * memory.byteLength));
+    if (memory.byteLength <= KEEP_BYTES) scratch = memory;
   }
+  const at = 2 * (n + 2);
+  const codes = new Uint8Array(memory, at, n + 2);
   if (ascii) {
-    buf.write(s, 0, n, "latin1");
+    Buffer.from(memory, at, n).write(s, 0, n, "latin1");
   } else {
+    Buffer.from(memory, 0, 2 * n).write(s, 0, 2 * n, "utf16le");
+    const units = new Uint16Array(memory, 0, n);
     for (let i = 0; i < n; i++) {
-      const c = s.charCodeAt(i);
+      const c = units[i]!;
       codes[i] = c < 128 ? c : NOT_ASCII;
     }
   }

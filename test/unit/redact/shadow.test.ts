@@ -5,7 +5,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { neutralizeInvisible, redactText, shadowOf } from "../../../lib/redact/index.ts";
+import { holdsInvisible } from "../../../lib/redact/shadow.ts";
 import { INVISIBLES } from "./shapes.ts";
+
+/** The invisible characters as docs/redaction.md states them, in one class. */
+const INVISIBLE_SOURCE = "[\\p{Cf}\\u034f\\u115f\\u1160\\u3164\\uffa0\\ufe00-\\ufe0f\\u{e0100}-\\u{e01ef}]";
+const INVISIBLE = new RegExp(INVISIBLE_SOURCE, "u");
 
 describe("shadowOf", () => {
   it("is the string itself for printable ASCII (no copy, no map)", () => {
@@ -56,6 +61,17 @@ describe("shadowOf", () => {
         },
       ),
     );
+  });
+});
+
+describe("holdsInvisible", () => {
+  it("finds exactly the invisible characters, for every code point and lone surrogate", () => {
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      const ch = String.fromCodePoint(cp);
+      if (holdsInvisible(`a${ch}b`) !== INVISIBLE.test(ch)) expect(cp.toString(16)).toBe("not a mismatch");
+    }
+    expect(holdsInvisible("\udb40")).toBe(false);
+    expect(holdsInvisible("\udb40\udd00")).toBe(true);
   });
 });
 
