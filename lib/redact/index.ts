@@ -124,8 +124,6 @@ export function redact(text: string, options: RedactOptions = {}): string {
   return out;
 }
 
-const PLACEHOLDER_G = /[\ue000-\uf8ff]/g;
-
 /**
  * The output: the original text with each placeholder of the masked text replaced by its text (a
  * marker or a pseudonym) over the original span it stands for (found through the ledger); the rest
@@ -139,23 +137,21 @@ export function assemble(
 ): string {
   const keep = shadow.invisible ? neutralizeInvisible : (t: string): string => t;
   if (masked === shadow.text) return keep(original);
-  const lens = currentLedger();
+  const { at, covers } = currentLedger();
   const { start, end } = shadow;
   const out: string[] = [];
   let pos = 0;
   /** How much longer the shadow is than `masked` before the current placeholder. */
   let extra = 0;
-  let li = 0;
-  PLACEHOLDER_G.lastIndex = 0;
-  for (let m = PLACEHOLDER_G.exec(masked); m !== null; m = PLACEHOLDER_G.exec(masked)) {
-    const len = lens[li++] ?? 1;
-    const a = m.index + extra;
+  for (let li = 0; li < at.length; li++) {
+    const len = covers[li]!;
+    const a = at[li]! + extra;
     const b = a + len;
     extra += len - 1;
     const from = start === null ? a : start[a]!;
     const to = end === null ? b : end[b - 1]!;
     if (from > pos) out.push(keep(original.slice(pos, from)));
-    out.push(placeholderText(m[0].charCodeAt(0), values));
+    out.push(placeholderText(masked.charCodeAt(at[li]!), values));
     if (to > pos) pos = to;
   }
   out.push(keep(original.slice(pos)));

@@ -13,29 +13,29 @@ export const isLetter = (c: number): boolean =>
   (c >= /* A */ 65 && c <= /* Z */ 90) || (c >= /* a */ 97 && c <= /* z */ 122);
 
 /**
- * The ledger of the text the chain is working on: for each placeholder in it, in order, how many
- * characters of the shadow it stands for. A masked span shrinks to one placeholder, so later rules
- * scan less (a mask to the end of a 32 KiB line leaves them almost nothing), and the ledger leads
- * every placeholder back to its span. Module state: one `redact` call at a time, synchronously.
+ * The ledger of the text the chain is working on: for each placeholder in it, in order, where it
+ * is and how many characters of the shadow it stands for. A masked span shrinks to one placeholder,
+ * so later rules scan less (a mask to the end of a 32 KiB line leaves them almost nothing), and the
+ * ledger leads every placeholder back to its span. Module state: one `redact` call at a time,
+ * synchronously.
  */
-let ledger: number[] = [];
+export interface Ledger {
+  /** Index of each placeholder in the current text. */
+  readonly at: readonly number[];
+  /** Shadow characters each placeholder stands for. */
+  readonly covers: readonly number[];
+}
+
+let ledger: Ledger = { at: [], covers: [] };
 
 /** Start a fresh ledger for a text without placeholders. */
 export function startLedger(): void {
-  ledger = [];
+  ledger = { at: [], covers: [] };
 }
 
-/** The ledger of the current text (read once, at the end). */
-export function currentLedger(): readonly number[] {
+/** The ledger of the current text. */
+export function currentLedger(): Ledger {
   return ledger;
-}
-
-const PLACEHOLDER_G = /[\ue000-\uf8ff]/g;
-
-function nextPlaceholder(s: string, from: number): number {
-  PLACEHOLDER_G.lastIndex = from;
-  const m = PLACEHOLDER_G.exec(s);
-  return m === null ? -1 : m.index;
 }
 
 /**
@@ -44,30 +44,35 @@ function nextPlaceholder(s: string, from: number): number {
  */
 export function splice(s: string, spans: number[], reps: string[]): string {
   if (reps.length === 0) return s;
-  const next: number[] = [];
+  const { at, covers } = ledger;
+  const nextAt: number[] = [];
+  const nextCovers: number[] = [];
   let li = 0;
-  let ph = ledger.length > 0 ? nextPlaceholder(s, 0) : -1;
+  /** How much shorter the new text is than `s` before the current span. */
+  let shift = 0;
   // Pieces joined once: appending thousands of pieces to one string is quadratic-ish in V8.
   const out: string[] = [];
   let from = 0;
   for (let k = 0; k < reps.length; k++) {
     const start = spans[2 * k]!;
     const end = spans[2 * k + 1]!;
-    while (ph >= 0 && ph < start) {
-      next.push(ledger[li++]!);
-      ph = nextPlaceholder(s, ph + 1);
+    for (; li < at.length && at[li]! < start; li++) {
+      nextAt.push(at[li]! - shift);
+      nextCovers.push(covers[li]!);
     }
     let covered = end - start;
-    while (ph >= 0 && ph < end) {
-      covered += ledger[li++]! - 1;
-      ph = nextPlaceholder(s, ph + 1);
-    }
-    next.push(covered);
+    for (; li < at.length && at[li]! < end; li++) covered += covers[li]! - 1;
+    nextAt.push(start - shift);
+    nextCovers.push(covered);
+    shift += end - start - 1;
     out.push(s.slice(from, start), reps[k]!);
     from = end;
   }
-  while (li < ledger.length) next.push(ledger[li++]!);
-  ledger = next;
+  for (; li < at.length; li++) {
+    nextAt.push(at[li]! - shift);
+    nextCovers.push(covers[li]!);
+  }
+  ledger = { at: nextAt, covers: nextCovers };
   out.push(s.slice(from));
   return out.join("");
 }
