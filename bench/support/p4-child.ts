@@ -3,7 +3,9 @@
  * `dynamo` runs the embedded dynalite with the service's tables; `sim` runs the kube API simulator
  * on a scenario, writes its kubeconfigs and appends sequenced lines on request. Speaks to the
  * parent over the IPC channel: `{cmd: "cpu"}` answers this process's CPU microseconds;
- * `{cmd: "append", size}` (sim) appends `size` lines; `{cmd: "stop"}` exits.
+ * `{cmd: "append", everyMs, sizes}` (sim) appends a batch every `everyMs` here, so the parent
+ * spends nothing on it, until `{cmd: "appendStop"}`, which answers the last sequence number;
+ * `{cmd: "stop"}` exits.
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,11 +13,12 @@ import { join } from "node:path";
 import { createDynamo, localDynamoOptions } from "../../lib/state/dynamo.ts";
 import { startKubeSim } from "../../local/kube-sim/index.ts";
 import { ensureTables, LOCAL_TABLE_NAMES, startDynalite } from "../../local/stack/dynamo.ts";
-import { SequencedAppender } from "./appender.ts";
+import { appendContinuously, SequencedAppender } from "./appender.ts";
 
 type Message = { id: number } & (
   | { cmd: "cpu" }
-  | { cmd: "append"; size: number }
+  | { cmd: "append"; everyMs: number; sizes: number[] }
+  | { cmd: "appendStop" }
   | { cmd: "stop" }
   | { cmd: "scenario"; raw: unknown }
 );
@@ -28,11 +31,20 @@ const cpuUs = () => {
 
 async function main(role: string): Promise<void> {
   let appender: SequencedAppender | null = null;
+  let appending = false;
+  let appends: Promise<void> = Promise.resolve();
   let close: () => Promise<void> = async () => {};
   process.on("message", (m: Message) => {
     if (m.cmd === "cpu") send({ id: m.id, cpuUs: cpuUs() });
-    else if (m.cmd === "append") send({ id: m.id, last: appender?.append(m.size) ?? 0 });
-    else if (m.cmd === "stop") void close().finally(() => process.exit(0));
+    else if (m.cmd === "append" && appender) {
+      appending = true;
+      const running = () => appending;
+      appends = appendContinuously(appender, { ...m, maxBatches: Number.MAX_SAFE_INTEGER, running });
+      send({ id: m.id });
+    } else if (m.cmd === "appendStop") {
+      appending = false;
+      void appends.then(() => send({ id: m.id, last: appender?.last ?? 0 }));
+    } else if (m.cmd === "stop") void close().finally(() => process.exit(0));
     else if (m.cmd === "scenario") void startSim(m.id, m.raw);
   });
 
