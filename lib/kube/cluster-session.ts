@@ -44,7 +44,12 @@ export function statusMessage(body: Buffer): string {
   return text;
 }
 
-const headersOf = (ctx: RequestContext): Record<string, string> => ({ ...ctx.getHeaders() });
+/** client-node's headers, their names in lower case as the transport takes them. */
+function headersOf(ctx: RequestContext): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(ctx.getHeaders())) headers[name.toLowerCase()] = value;
+  return headers;
+}
 
 /**
  * A KubeConfig that carries its cluster's keep-alive agent (one per cluster and TLS material per

@@ -1,15 +1,17 @@
 /**
- * The one place cluster HTTP happens: node:http(s) with the KubeConfig's agent, a per-call signal,
- * a byte cap on the body and a call counter. Used by the client-node API objects (as their
+ * The one place cluster HTTP happens: lib/http/client.ts over the KubeConfig's agent, a per-call
+ * signal, a byte cap on the body and a call counter. Used by the client-node API objects (as their
  * HttpLibrary) and by the raw log read.
  */
 import http from "node:http";
 import https from "node:https";
+import { type Origin, poolFor, ResponseTooLarge, StaleConnectionError } from "../http/client.ts";
 import { CallTimeoutError, OversizedResponse } from "./errors.ts";
 
 export interface RawRequest {
   url: string;
   method: string;
+  /** Lower-case names. */
   headers: Record<string, string>;
   body?: string;
   agent?: http.Agent;
@@ -37,49 +39,45 @@ export interface SendOptions {
  * fails on reuse before any response; such a request never reached the server's handler, so it
  * is sent once more on a fresh connection.
  */
-const STALE_SOCKET = new Set(["ECONNRESET", "EPIPE", "ECONNABORTED"]);
-
 export async function send(request: RawRequest, options: SendOptions): Promise<RawResponse> {
   try {
     return await sendOnce(request, options);
   } catch (e) {
-    if (e instanceof StaleSocketError && !options.signal.aborted) return sendOnce(request, options);
-    throw e instanceof StaleSocketError ? e.cause : e;
+    if (e instanceof StaleConnectionError && !options.signal.aborted) return sendOnce(request, options);
+    throw e instanceof StaleConnectionError ? e.cause : e;
   }
 }
 
-class StaleSocketError extends Error {
-  override name = "StaleSocketError";
-}
-
-interface Origin {
-  https: boolean;
-  options: http.RequestOptions;
-}
-
 /** Parsed origins (scheme, host, port, userinfo) by their text: a cluster's server parses once. */
-const origins = new Map<string, Origin>();
+const origins = new Map<string, ParsedOrigin>();
 const MAX_ORIGINS = 256;
 
-/** The request options of a URL: its origin's, parsed once, and its path and query as written. */
-export function requestTarget(url: string): { origin: Origin; path: string } {
+interface ParsedOrigin extends Origin {
+  /** `authorization` for userinfo in the URL, as node:http would send it. */
+  basicAuth?: string;
+}
+
+/** A URL's origin, parsed once, and its path and query as written (no fragment). */
+export function requestTarget(url: string): { origin: ParsedOrigin; path: string } {
   const hostStart = url.indexOf("//");
   const slash = hostStart < 0 ? -1 : url.indexOf("/", hostStart + 2);
   const originText = slash < 0 ? url : url.slice(0, slash);
   let origin = origins.get(originText);
   if (!origin) {
     const parsed = new URL(originText);
-    const hostname = parsed.hostname.startsWith("[") ? parsed.hostname.slice(1, -1) : parsed.hostname;
+    const https = parsed.protocol === "https:";
+    if (!https && parsed.protocol !== "http:") throw new TypeError(`unsupported protocol ${parsed.protocol}`);
     origin = {
-      https: parsed.protocol === "https:",
-      options: {
-        protocol: parsed.protocol,
-        hostname,
-        ...(parsed.port ? { port: Number(parsed.port) } : {}),
-        ...(parsed.username || parsed.password
-          ? { auth: `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}` }
-          : {}),
-      },
+      https,
+      hostname: parsed.hostname.startsWith("[") ? parsed.hostname.slice(1, -1) : parsed.hostname,
+      port: parsed.port ? Number(parsed.port) : https ? 443 : 80,
+      ...(parsed.username || parsed.password
+        ? {
+            basicAuth: `Basic ${Buffer.from(
+              `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`,
+            ).toString("base64")}`,
+          }
+        : {}),
     };
     if (origins.size >= MAX_ORIGINS) origins.clear();
     origins.set(originText, origin);
@@ -90,85 +88,27 @@ export function requestTarget(url: string): { origin: Origin; path: string } {
   return { origin, path: hash < 0 ? rest : rest.slice(0, hash) };
 }
 
-function sendOnce(request: RawRequest, options: SendOptions): Promise<RawResponse> {
+async function sendOnce(request: RawRequest, options: SendOptions): Promise<RawResponse> {
   options.onCall?.();
   const { origin, path } = requestTarget(request.url);
-  const lib = origin.https ? https : http;
-  return new Promise<RawResponse>((resolve, reject) => {
-    if (options.signal.aborted) {
-      reject(options.signal.reason ?? new CallTimeoutError("aborted"));
-      return;
-    }
-    const req = lib.request(
+  const agent = request.agent ?? (origin.https ? https.globalAgent : http.globalAgent);
+  const headers =
+    origin.basicAuth !== undefined && request.headers.authorization === undefined
+      ? { ...request.headers, authorization: origin.basicAuth }
+      : request.headers;
+  try {
+    return await poolFor(agent, origin).request(
       {
-        ...origin.options,
-        path,
         method: request.method,
-        headers: request.headers,
-        signal: options.signal,
-        ...(request.agent ? { agent: request.agent } : {}),
+        path,
+        headers,
+        ...(request.body !== undefined ? { body: request.body } : {}),
       },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        let settled = false;
-        const finish = (cut: boolean) => {
-          if (settled) return;
-          settled = true;
-          const headers: Record<string, string> = {};
-          for (const [k, v] of Object.entries(res.headers)) {
-            if (typeof v === "string") headers[k] = v;
-          }
-          resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks, size), cut });
-        };
-        res.on("data", (chunk: Buffer) => {
-          if (settled) return;
-          const room = options.maxBytes - size;
-          if (chunk.length <= room) {
-            chunks.push(chunk);
-            size += chunk.length;
-            return;
-          }
-          if (options.overflow === "fail") {
-            settled = true;
-            res.destroy();
-            reject(new OversizedResponse(`response body over ${options.maxBytes} bytes`));
-            return;
-          }
-          chunks.push(chunk.subarray(0, room));
-          size += room;
-          finish(true);
-          res.destroy();
-        });
-        res.on("end", () => finish(false));
-        res.on("error", (e) => {
-          if (!settled) {
-            settled = true;
-            reject(e);
-          }
-        });
-        res.on("close", () => {
-          if (!settled) {
-            settled = true;
-            reject(options.signal.aborted ? options.signal.reason : new Error("connection closed"));
-          }
-        });
-      },
+      { signal: options.signal, maxBytes: options.maxBytes, overflow: options.overflow },
     );
-    let responded = false;
-    req.on("response", () => {
-      responded = true;
-    });
-    req.on("error", (e: NodeJS.ErrnoException) => {
-      if (options.signal.aborted) return reject(options.signal.reason ?? e);
-      if (!responded && req.reusedSocket && STALE_SOCKET.has(e.code ?? "")) {
-        return reject(new StaleSocketError("kept-alive socket was closed", { cause: e }));
-      }
-      reject(e);
-    });
-    if (request.body !== undefined) req.write(request.body);
-    req.end();
-  });
+  } catch (e) {
+    throw e instanceof ResponseTooLarge ? new OversizedResponse(e.message) : e;
+  }
 }
 
 /**

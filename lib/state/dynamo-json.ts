@@ -4,11 +4,13 @@
  * auth-scheme selection, checksums) cost more CPU than everything else the handler does. For the
  * item commands whose input is already in wire form (`GetItem`, `PutItem`, `UpdateItem`,
  * `BatchGetItem`: DynamoDB's JSON 1.0 protocol is their input shape as it is), the client below
- * signs and sends the body itself, through the same client's HTTP handler (one connection pool),
- * with the client's own credentials provider, region, endpoint and retry strategy (the SDK's
- * standard one: same attempts, backoff and retry quota). Every other command goes through the SDK.
+ * signs and sends the body itself over lib/http/client.ts, on connections the SDK handler's agents
+ * open, with the handler's timeouts and the client's own credentials provider, region, endpoint and
+ * retry strategy (the SDK's standard one: same attempts, backoff and retry quota). Every other
+ * command goes through the SDK.
  */
 import { createHash, createHmac, hash } from "node:crypto";
+import type http from "node:http";
 import {
   BatchGetItemCommand,
   DynamoDBClient,
@@ -19,7 +21,8 @@ import {
   UpdateItemCommand,
 } from "@aws-sdk/client-dynamodb";
 import { isServerError, isThrottlingError, isTransientError } from "@smithy/core/retry";
-import type { HttpRequest, HttpResponse, RetryErrorInfo, RetryErrorType } from "@smithy/types";
+import type { RetryErrorInfo, RetryErrorType } from "@smithy/types";
+import { type ConnectionPool, poolFor } from "../http/client.ts";
 
 /** The commands sent directly: their wire operation and the SDK's command name (a bundle may rename classes). */
 const DIRECT = new Map<unknown, { operation: string; commandName: string }>([
@@ -34,6 +37,8 @@ const TARGET_PREFIX = "DynamoDB_20120810.";
 const CONTENT_TYPE = "application/x-amz-json-1.0";
 /** The SDK's threshold for correcting its clock from a response's `Date` (5 minutes). */
 const CLOCK_SKEW_MS = 300_000;
+/** Above the largest answer DynamoDB gives (a BatchGetItem's 16 MB). */
+const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 export interface Credentials {
   accessKeyId: string;
@@ -194,20 +199,45 @@ interface SendOptions {
   abortSignal?: AbortSignal;
 }
 
+/** How the direct calls reach DynamoDB: the SDK handler's agents and its per-attempt timeouts. */
+export interface DirectTransport {
+  agents: { http: http.Agent; https: http.Agent };
+  requestTimeoutMs: number;
+  connectionTimeoutMs: number;
+  /** Once per logical call, with the SDK's command name. */
+  onCall: (commandName: string) => void;
+}
+
+/** The error the SDK's handler gives an aborted call: `AbortError`, the signal's reason its cause. */
+function abortError(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  const error = new Error(reason && !(reason instanceof Error) ? String(reason) : "Request aborted");
+  error.name = "AbortError";
+  if (reason instanceof Error) error.cause = reason;
+  return error;
+}
+
 /**
- * A DynamoDBClient whose item commands are signed and sent directly (see the file comment); the
- * rest, and every command sent with a callback, go through the SDK unchanged. Counts like the SDK
- * path: `onCall` once per logical call, with the SDK's command name.
+ * A DynamoDBClient whose item commands are signed and sent directly (see the file comment), over
+ * lib/http/client.ts with the agents the SDK's handler uses; the rest, and every command sent with
+ * a callback, go through the SDK unchanged. Counts like the SDK path: `onCall` once per logical
+ * call, with the SDK's command name.
  */
 export class DirectDynamoDBClient extends DynamoDBClient {
   readonly #signer = new SigV4Signer();
-  readonly #onCall: (commandName: string) => void;
+  readonly #transport: DirectTransport;
   #endpoint: Promise<Endpoint> | undefined;
+  #pool: ConnectionPool | undefined;
   #clockOffsetMs = 0;
 
-  constructor(config: DynamoDBClientConfig, onCall: (commandName: string) => void) {
+  constructor(config: DynamoDBClientConfig, transport: DirectTransport) {
     super(config);
-    this.#onCall = onCall;
+    this.#transport = transport;
+  }
+
+  override destroy(): void {
+    super.destroy();
+    this.#pool?.close();
   }
 
   // biome-ignore lint/suspicious/noExplicitAny: the SDK's overloaded `send`, narrowed at run time
@@ -215,7 +245,7 @@ export class DirectDynamoDBClient extends DynamoDBClient {
     const direct = DIRECT.get(command?.constructor);
     if (direct === undefined || typeof optionsOrCb === "function" || cb !== undefined)
       return super.send(command, optionsOrCb, cb);
-    this.#onCall(direct.commandName);
+    this.#transport.onCall(direct.commandName);
     return this.#direct(
       direct.operation,
       command.input,
@@ -269,8 +299,8 @@ export class DirectDynamoDBClient extends DynamoDBClient {
         (output.$metadata as Record<string, unknown>).totalRetryDelay = totalRetryDelay;
         return output;
       } catch (e) {
+        if (abortSignal?.aborted) throw e === abortSignal.reason ? abortError(abortSignal) : e;
         const error = e instanceof Error ? e : new Error(String(e));
-        if (abortSignal?.aborted) throw error;
         try {
           token = await v2.refreshRetryTokenForRetry(token, {
             error,
@@ -315,23 +345,19 @@ export class DirectDynamoDBClient extends DynamoDBClient {
       credentials,
       at: Date.now() + this.#clockOffsetMs,
     });
-    headers["content-length"] = String(Buffer.byteLength(body));
     headers["amz-sdk-request"] = `attempt=${attempt}; max=${maxAttempts}`;
-    const request = {
-      protocol: endpoint.protocol,
-      hostname: endpoint.hostname,
-      ...(endpoint.port !== undefined ? { port: endpoint.port } : {}),
-      path: endpoint.path,
-      method: "POST",
-      headers,
-      body,
-      query: {},
-    } as unknown as HttpRequest;
-    const { response } = (await this.config.requestHandler.handle(request, {
-      ...(abortSignal ? { abortSignal } : {}),
-    })) as { response: HttpResponse };
-    const text = await readBody(response.body);
-    const status = response.statusCode;
+    const response = await this.#connections(endpoint).request(
+      { method: "POST", path: endpoint.path, headers, body },
+      {
+        signal: abortSignal,
+        maxBytes: MAX_RESPONSE_BYTES,
+        overflow: "fail",
+        timeoutMs: this.#transport.requestTimeoutMs,
+        connectTimeoutMs: this.#transport.connectionTimeoutMs,
+      },
+    );
+    const text = response.body.toString("utf8");
+    const status = response.status;
     const requestId = response.headers["x-amzn-requestid"];
     const $metadata = {
       httpStatusCode: status,
@@ -345,6 +371,16 @@ export class DirectDynamoDBClient extends DynamoDBClient {
       return { $metadata, ...parsed };
     }
     throw this.#error(status, response.headers, text, $metadata);
+  }
+
+  #connections(endpoint: Endpoint): ConnectionPool {
+    const https = endpoint.protocol === "https:";
+    const port = endpoint.port ?? (https ? 443 : 80);
+    const pool = this.#pool;
+    if (pool && pool.origin.hostname === endpoint.hostname && pool.origin.port === port) return pool;
+    const agent = https ? this.#transport.agents.https : this.#transport.agents.http;
+    this.#pool = poolFor(agent, { https, hostname: endpoint.hostname, port });
+    return this.#pool;
   }
 
   /** The service's error as the SDK would throw it: `name` the error code, `$fault`, `$metadata`. */
@@ -384,24 +420,4 @@ export class DirectDynamoDBClient extends DynamoDBClient {
     }
     return error;
   }
-}
-
-/** The response body as text: collected from its stream by events (an async iterator costs more per call). */
-function readBody(body: unknown): Promise<string> {
-  if (body === undefined || body === null) return Promise.resolve("");
-  if (typeof body === "string") return Promise.resolve(body);
-  const stream = body as NodeJS.ReadableStream;
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    stream.on("data", (chunk: Buffer | string) =>
-      chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk),
-    );
-    stream.once("end", () =>
-      resolve(
-        chunks.length === 1 ? (chunks[0] as Buffer).toString("utf8") : Buffer.concat(chunks).toString("utf8"),
-      ),
-    );
-    stream.once("error", reject);
-    stream.once("close", () => reject(new Error("response closed before its end")));
-  });
 }

@@ -2,6 +2,8 @@
  * The one factory of DynamoDB clients. Every store takes the document client it builds, so the
  * endpoint (dynalite locally), retries and the call counter are decided in one place.
  */
+import http from "node:http";
+import https from "node:https";
 import { DynamoDBClient, type DynamoDBClientConfig } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { DirectDynamoDBClient } from "./dynamo-json.ts";
@@ -66,14 +68,24 @@ export function localDynamoOptions(endpoint: string): DynamoOptions {
 
 export function createDynamo(options: DynamoOptions = {}): Dynamo {
   const calls = options.counter ?? new CallCounter();
+  // The SDK handler's own defaults (keep-alive, 50 sockets), made here so the direct calls open
+  // their connections with the same settings.
+  const agents = {
+    http: new http.Agent({ keepAlive: true, maxSockets: 50 }),
+    https: new https.Agent({ keepAlive: true, maxSockets: 50 }),
+  };
+  const requestTimeoutMs = options.requestTimeoutMs ?? 3_000;
+  const connectionTimeoutMs = options.connectionTimeoutMs ?? 1_000;
   const config: DynamoDBClientConfig = {
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     ...(options.region ? { region: options.region } : {}),
     ...(options.credentials ? { credentials: options.credentials } : {}),
     ...(options.maxAttempts ? { maxAttempts: options.maxAttempts } : {}),
     requestHandler: {
-      requestTimeout: options.requestTimeoutMs ?? 3_000,
-      connectionTimeout: options.connectionTimeoutMs ?? 1_000,
+      requestTimeout: requestTimeoutMs,
+      connectionTimeout: connectionTimeoutMs,
+      httpAgent: agents.http,
+      httpsAgent: agents.https,
     },
   };
   const counted = (c: DynamoDBClient) => {
@@ -90,10 +102,14 @@ export function createDynamo(options: DynamoOptions = {}): Dynamo {
   // Resolving the middleware stack on every send is a third of a call's CPU (docs/quality.md P4);
   // the item commands skip the stack altogether and are counted as they are sent.
   const client = counted(
-    new DirectDynamoDBClient({ ...config, cacheMiddleware: true }, (name) => calls.increment(name)),
+    new DirectDynamoDBClient(
+      { ...config, cacheMiddleware: true },
+      { agents, requestTimeoutMs, connectionTimeoutMs, onCall: (name) => calls.increment(name) },
+    ),
   );
-  // The document client sends through the same HTTP handler, so both share one connection pool
-  // (one TLS handshake per container, not two) and closing `client` closes them all.
+  // The document client sends through the same HTTP handler, so the SDK calls of both share its
+  // connections; the direct calls keep their own, opened by the same agents. Closing `client`
+  // closes them all.
   const docClient = counted(new DynamoDBClient({ ...config, requestHandler: client.config.requestHandler }));
   const doc = DynamoDBDocumentClient.from(docClient, {
     marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false },

@@ -4,7 +4,7 @@ import { CallTimeoutError } from "../../../lib/kube/errors.ts";
 import { callSignal, requestTarget } from "../../../lib/kube/transport.ts";
 
 describe("requestTarget", () => {
-  it("gives the request options node:http would take from the URL itself", () => {
+  it("gives the origin and the request target node:http would take from the URL itself", () => {
     const urls = [
       "https://k8s.example.com:6443/api/v1/namespaces/a/pods?labelSelector=x%3Dy&limit=16",
       "http://127.0.0.1:39811/api/v1/namespaces/tenant-a/pods/gw-0/log?container=gateway&timestamps=true",
@@ -13,19 +13,24 @@ describe("requestTarget", () => {
       "https://user:p%40ss@k8s.example.com/api",
       "https://k8s.example.com",
       "https://k8s.example.com/api/v1/pods#fragment",
+      "http://k8s.example.com/api",
     ];
     for (const url of urls) {
       const { origin, path } = requestTarget(url);
       const expected = urlToHttpOptions(new URL(url));
-      expect({ ...origin.options, path }).toEqual({
-        protocol: expected.protocol,
-        hostname: expected.hostname,
-        ...(expected.port ? { port: Number(expected.port) } : {}),
-        ...(expected.auth ? { auth: expected.auth } : {}),
+      const https = url.startsWith("https:");
+      expect({ ...origin, path }).toEqual({
+        https,
+        hostname: expected.hostname?.replace(/^\[(.*)\]$/, "$1"),
+        port: expected.port ? Number(expected.port) : https ? 443 : 80,
+        ...(expected.auth ? { basicAuth: `Basic ${Buffer.from(expected.auth).toString("base64")}` } : {}),
         path: expected.path,
       });
-      expect(origin.https).toBe(url.startsWith("https:"));
     }
+  });
+
+  it("refuses a scheme other than http and https", () => {
+    expect(() => requestTarget("ftp://k8s.example.com/api")).toThrow(TypeError);
   });
 });
 
