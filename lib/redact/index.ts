@@ -110,7 +110,7 @@ export function redact(text: string, options: RedactOptions = {}): string {
   } else {
     const values: string[] = [];
     const whole: Shadow = shadow ?? { text, start: null, end: null, invisible: false };
-    startLedger();
+    startLedger(plain);
     let s = protectExisting(whole.text, values);
     if (f & F_IDENTITY) s = protectIdentities(s, options.identity ?? null, values);
     if (options.event !== undefined) s = maskEventNames(s, options.event);

@@ -1,4 +1,4 @@
-/** Character classes and span helpers the rules share. Every helper is a linear scan. */
+/** Character classes, span helpers, the ledger and the code copy the rules share. Every helper is a linear scan. */
 
 export const isAlnum = (c: number): boolean =>
   (c >= /* 0 */ 48 && c <= /* 9 */ 57) ||
@@ -24,13 +24,15 @@ export interface Ledger {
   readonly at: readonly number[];
   /** Shadow characters each placeholder stands for. */
   readonly covers: readonly number[];
+  /** Whether the text is ASCII apart from its placeholders. */
+  readonly ascii: boolean;
 }
 
-let ledger: Ledger = { at: [], covers: [] };
+let ledger: Ledger = { at: [], covers: [], ascii: false };
 
-/** Start a fresh ledger for a text without placeholders. */
-export function startLedger(): void {
-  ledger = { at: [], covers: [] };
+/** Start a fresh ledger for a text without placeholders (`ascii`: known to hold only ASCII). */
+export function startLedger(ascii = false): void {
+  ledger = { at: [], covers: [], ascii };
 }
 
 /** The ledger of the current text. */
@@ -72,7 +74,7 @@ export function splice(s: string, spans: number[], reps: string[]): string {
     nextAt.push(at[li]! - shift);
     nextCovers.push(covers[li]!);
   }
-  ledger = { at: nextAt, covers: nextCovers };
+  ledger = { at: nextAt, covers: nextCovers, ascii: ledger.ascii };
   out.push(s.slice(from));
   return out.join("");
 }
@@ -144,4 +146,53 @@ export const ALPHABET = new Uint8Array(128);
 for (let c = 0; c < 128; c++) {
   if (isAlnum(c) || c === /* + */ 43 || c === /* slash */ 47) ALPHABET[c]! |= 1;
   if (isTokenChar(c)) ALPHABET[c]! |= 2;
+}
+
+/** Scratch memory up to this size is kept for the next copy; more is not. */
+const KEEP_BYTES = 256 * 1024;
+let scratch = new ArrayBuffer(64 * 1024);
+
+/**
+ * `s` as one code per UTF-16 unit, followed by two zero codes, in scratch memory that the next call
+ * reuses: ASCII as itself, a placeholder as `mark`, any other character as `other`. Text known to
+ * be ASCII is copied natively; other text natively as UTF-16 first, then cut in a typed-array loop.
+ */
+export function codesOf(s: string, ascii: boolean, other: number, mark: number): Uint8Array {
+  const n = s.length;
+  // UTF-16 units first (2 bytes each, aligned), then the codes.
+  const size = 3 * (n + 2);
+  let memory = scratch;
+  if (size > memory.byteLength) {
+    memory = new ArrayBuffer(Math.max(size, 2 * memory.byteLength));
+    if (memory.byteLength <= KEEP_BYTES) scratch = memory;
+  }
+  const at = 2 * (n + 2);
+  const codes = new Uint8Array(memory, at, n + 2);
+  if (ascii) {
+    Buffer.from(memory, at, n).write(s, 0, n, "latin1");
+  } else {
+    Buffer.from(memory, 0, 2 * n).write(s, 0, 2 * n, "utf16le");
+    const units = new Uint16Array(memory, 0, n);
+    for (let i = 0; i < n; i++) {
+      const c = units[i]!;
+      codes[i] = c < 128 ? c : isPlaceholder(c) ? mark : other;
+    }
+  }
+  codes[n] = 0;
+  codes[n + 1] = 0;
+  return codes;
+}
+
+/** Code of a non-ASCII character in `textCodes`, and of a placeholder. */
+export const OTHER_CODE = 128;
+export const MARK_CODE = 129;
+
+/**
+ * The codes of the chain's current text `s` (see `codesOf`): an ASCII text is copied natively
+ * (its placeholders cut to their low byte) and its placeholders then set from the ledger.
+ */
+export function textCodes(s: string): Uint8Array {
+  const codes = codesOf(s, ledger.ascii, OTHER_CODE, MARK_CODE);
+  if (ledger.ascii) for (const i of ledger.at) codes[i] = MARK_CODE;
+  return codes;
 }

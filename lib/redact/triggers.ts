@@ -21,7 +21,7 @@
  * runs; so the words found in the input are a superset of those any later rule sees.
  */
 import type { Rule } from "./rule.ts";
-import { ALPHABET } from "./scan.ts";
+import { ALPHABET, codesOf } from "./scan.ts";
 
 export interface Triggers {
   /** Bit `1 << k` set when rule `k` may match `s`; `ascii`: `s` is known to hold only ASCII. */
@@ -34,8 +34,6 @@ const GROUP_WORDS = 12;
 const RECORDED = 64;
 /** The code every non-ASCII character is copied as: DEL is in no trigger word, prefix or alphabet. */
 const NOT_ASCII = 127;
-/** Scratch memory up to this size is kept for the next string; more is not. */
-const KEEP_BYTES = 256 * 1024;
 
 const escapeWord = (w: string): string =>
   w.replace(/[.*+?^${}()|[\]\\/-]/g, (m) => (m === "." ? "[^]" : `\\${m}`));
@@ -46,38 +44,6 @@ interface Group {
 }
 
 const foldCase = (c: number): number => (c >= /* A */ 65 && c <= /* Z */ 90 ? c + 32 : c);
-
-let scratch = new ArrayBuffer(64 * 1024);
-
-/**
- * `s` as 7-bit codes, followed by two zero codes (the pass reads one pair past the end). ASCII is
- * copied natively; other text is copied natively as UTF-16 first, then cut to codes.
- */
-function codesOf(s: string, ascii: boolean): Uint8Array {
-  const n = s.length;
-  // UTF-16 units first (2 bytes each, aligned), then the codes.
-  const size = 3 * (n + 2);
-  let memory = scratch;
-  if (size > memory.byteLength) {
-    memory = new ArrayBuffer(Math.max(size, 2 * memory.byteLength));
-    if (memory.byteLength <= KEEP_BYTES) scratch = memory;
-  }
-  const at = 2 * (n + 2);
-  const codes = new Uint8Array(memory, at, n + 2);
-  if (ascii) {
-    Buffer.from(memory, at, n).write(s, 0, n, "latin1");
-  } else {
-    Buffer.from(memory, 0, 2 * n).write(s, 0, 2 * n, "utf16le");
-    const units = new Uint16Array(memory, 0, n);
-    for (let i = 0; i < n; i++) {
-      const c = units[i]!;
-      codes[i] = c < 128 ? c : NOT_ASCII;
-    }
-  }
-  codes[n] = 0;
-  codes[n + 1] = 0;
-  return codes;
-}
 
 /** Build the trigger scan for `rules` (rule `k` gets flag `1 << k`). */
 export function compileTriggers(rules: readonly Rule[]): Triggers {
@@ -154,7 +120,7 @@ export function compileTriggers(rules: readonly Rule[]): Triggers {
     of(s: string, ascii = false): number {
       const n = s.length;
       if (n === 0) return 0;
-      const b = codesOf(s, ascii);
+      const b = codesOf(s, ascii, NOT_ASCII, NOT_ASCII);
       let hits = 0;
       let recorded = 0;
       let runs = 0;

@@ -4,13 +4,14 @@
  */
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
-import { ALPHABET, isPlaceholder, splice } from "../scan.ts";
+import { ALPHABET, MARK_CODE, splice, textCodes } from "../scan.ts";
 
 /**
- * Per ASCII character: bit 16 standard base64, bit 32 base64url; what it says of a run's look:
- * bit 1 digit, bit 2 upper case, bit 4 lower case, bit 8 not a hex digit.
+ * Per code (`textCodes`): bit 16 standard base64, bit 32 base64url; what it says of a run's look:
+ * bit 1 digit, bit 2 upper case, bit 4 lower case, bit 8 not a hex digit. A placeholder is in both
+ * alphabets and says nothing of the look; other non-ASCII characters are in neither.
  */
-const CLASS = new Uint8Array(128);
+const CLASS = new Uint8Array(256);
 for (let c = 0; c < 128; c++) {
   let t = (ALPHABET[c]! & 1 ? 16 : 0) | (ALPHABET[c]! & 2 ? 32 : 0);
   if (c >= /* 0 */ 48 && c <= /* 9 */ 57) t |= 1;
@@ -19,6 +20,7 @@ for (let c = 0; c < 128; c++) {
   else if (t !== 0) t |= 8;
   CLASS[c] = t;
 }
+CLASS[MARK_CODE] = 16 | 32;
 
 /** ≥ 40 characters that look random: mixed case and digits, or hex with digits. */
 const looksRandom = (length: number, kinds: number): boolean =>
@@ -31,13 +33,14 @@ const looksRandom = (length: number, kinds: number): boolean =>
  */
 function randomRuns(s: string, b64Out: number[], urlOut: number[]): void {
   const n = s.length;
+  const codes = textCodes(s);
   let b64Start = -1;
   let b64Kinds = 0;
   let urlStart = -1;
   let urlKinds = 0;
   for (let i = 0; i <= n; i++) {
-    const c = i < n ? s.charCodeAt(i) : 0;
-    const t = c < 128 ? CLASS[c]! : isPlaceholder(c) ? 48 : 0;
+    // Past the end: code 0, in neither alphabet.
+    const t = CLASS[codes[i]!]!;
     if (t & 16) {
       if (b64Start < 0) {
         b64Start = i;
@@ -47,7 +50,7 @@ function randomRuns(s: string, b64Out: number[], urlOut: number[]): void {
     } else if (b64Start >= 0) {
       if (looksRandom(i - b64Start, b64Kinds)) {
         let end = i;
-        while (end < n && s.charCodeAt(end) === /* = */ 61) end++;
+        while (codes[end] === /* = */ 61) end++;
         b64Out.push(b64Start, end);
       }
       b64Start = -1;

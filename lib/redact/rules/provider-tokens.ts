@@ -7,7 +7,7 @@
  */
 import { M, type RedactionKind } from "../marks.ts";
 import type { Rule } from "../rule.ts";
-import { isAlnum, isLetter, isPlaceholder, splice } from "../scan.ts";
+import { isAlnum, isLetter, MARK_CODE, OTHER_CODE, splice, textCodes } from "../scan.ts";
 
 /** Character sets a token's body is made of. */
 const Body = {
@@ -178,10 +178,13 @@ export const PROVIDERS: readonly Provider[] = [
   t("sha256~", 40),
 ];
 
-/** Per body kind, which ASCII characters a token body holds (placeholders always continue it). */
+/**
+ * Per body kind, which codes (`textCodes`) a token body holds: its ASCII characters, placeholders
+ * always, other non-ASCII characters only in a `Word`.
+ */
 const BODY_CHARS: Uint8Array[] = [];
 for (const body of Object.values(Body)) {
-  const t = new Uint8Array(128);
+  const t = new Uint8Array(256);
   for (let c = 0; c < 128; c++) {
     const alnum = isAlnum(c);
     const url = alnum || c === /* _ */ 95 || c === /* - */ 45;
@@ -203,19 +206,15 @@ for (const body of Object.values(Body)) {
                   : c > /* space */ 0x20,
     );
   }
+  t[MARK_CODE] = 1;
+  t[OTHER_CODE] = Number(body === Body.Word);
   BODY_CHARS[body] = t;
 }
 
-/** End of the token body that starts at `i`. */
-function bodyEnd(s: string, i: number, body: Body): number {
+/** End of the token body that starts at `i` (`codes`: the text's, ending in a zero code). */
+function bodyEnd(codes: Uint8Array, i: number, body: Body): number {
   const t = BODY_CHARS[body]!;
-  const word = body === Body.Word;
-  const n = s.length;
-  while (i < n) {
-    const c = s.charCodeAt(i);
-    if (c < 128 ? t[c] === 0 : !(word || isPlaceholder(c))) break;
-    i++;
-  }
+  while (t[codes[i]!] === 1) i++;
   return i;
 }
 
@@ -245,21 +244,20 @@ function providerIn(s: string, i: number, id: number): Provider | undefined {
 
 /**
  * The first provider token at or after `from`: its `[start, end)` in `out` (and its provider as
- * the return value), or undefined. One table load per character: a non-ASCII character aliases to
- * an ASCII pair only to be refused by the exact comparison.
+ * the return value), or undefined. One table load per character.
  */
-function nextToken(s: string, from: number, out: number[]): Provider | undefined {
+function nextToken(s: string, codes: Uint8Array, from: number, out: number[]): Provider | undefined {
   const n = s.length;
-  let c = s.charCodeAt(from);
+  let c = codes[from]! & 127;
   for (let i = from; i + 1 < n; i++) {
-    const d = s.charCodeAt(i + 1);
-    const id = BY_PAIR[((c & 127) << 7) | (d & 127)]!;
+    const d = codes[i + 1]! & 127;
+    const id = BY_PAIR[(c << 7) | d]!;
     c = d;
     if (id === 0) continue;
     const p = providerIn(s, i, id);
     if (p === undefined) continue;
     const bodyStart = i + p.prefix.length;
-    const end = bodyEnd(s, bodyStart, p.body);
+    const end = bodyEnd(codes, bodyStart, p.body);
     if (end - bodyStart < p.min) continue;
     out[0] = i;
     out[1] = end;
@@ -283,14 +281,15 @@ export function holdsProviderPrefix(s: string): boolean {
 const found = [0, 0];
 
 function providerRule(s: string): string {
-  let p = nextToken(s, 0, found);
+  const codes = textCodes(s);
+  let p = nextToken(s, codes, 0, found);
   if (p === undefined) return s;
   const spans: number[] = [];
   const reps: string[] = [];
   while (p !== undefined) {
     spans.push(found[0]!, found[1]!);
     reps.push(M[p.kind ?? "token"]);
-    p = nextToken(s, found[1]!, found);
+    p = nextToken(s, codes, found[1]!, found);
   }
   return splice(s, spans, reps);
 }

@@ -1,7 +1,7 @@
 /** `query`: every value in the query string and fragment of absolute URLs and request paths. */
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
-import { isOneMark, isSpace, splice } from "../scan.ts";
+import { isOneMark, isSpace, splice, textCodes } from "../scan.ts";
 
 function isUrlEnd(c: number): boolean {
   return (
@@ -18,11 +18,12 @@ function queryRule(s: string): string {
   const spans: number[] = [];
   const reps: string[] = [];
   const n = s.length;
+  const codes = textCodes(s);
   let lastDelim = -1;
   let lastSlash = -1;
   let i = 0;
   while (i < n) {
-    const c = s.charCodeAt(i);
+    const c = codes[i]!;
     if (
       isUrlEnd(c) ||
       c === /* ( */ 40 ||
@@ -36,7 +37,7 @@ function queryRule(s: string): string {
     } else if (c === /* slash */ 47) {
       lastSlash = i;
     } else if ((c === /* ? */ 63 || c === /* # */ 35) && lastSlash > lastDelim) {
-      i = maskQuery(s, i, spans, reps);
+      i = maskQuery(s, codes, i, spans, reps);
       lastDelim = i;
       continue;
     }
@@ -48,15 +49,15 @@ function queryRule(s: string): string {
 const isQuote = (c: number): boolean => c === /* " */ 34 || c === /* ' */ 39 || c === /* backtick */ 96;
 
 /** Mask every value of the query/fragment starting at `q` (`?` or `#`); returns its end. */
-function maskQuery(s: string, q: number, spans: number[], reps: string[]): number {
+function maskQuery(s: string, codes: Uint8Array, q: number, spans: number[], reps: string[]): number {
   const n = s.length;
-  let fragment = s.charCodeAt(q) === /* # */ 35;
+  let fragment = codes[q] === /* # */ 35;
   let i = q + 1;
   while (i < n) {
     const start = i;
     let eq = -1;
     while (i < n) {
-      const c = s.charCodeAt(i);
+      const c = codes[i]!;
       if (isUrlEnd(c) || c === /* & */ 38 || c === /* ; */ 59 || (c === /* # */ 35 && !fragment)) break;
       if (c === /* = */ 61 && eq < 0) eq = i;
       i++;
@@ -64,8 +65,8 @@ function maskQuery(s: string, q: number, spans: number[], reps: string[]): numbe
     const valueStart = eq >= 0 ? eq + 1 : fragment ? start : -1;
     // A quote right after `=` or `:` opens a quoted value (`?q=password="a b"`): it runs to its close,
     // or the masked `password=` would hide the key the key-value rule needs.
-    if (valueStart >= 0 && i < n && isQuote(s.charCodeAt(i))) {
-      const p = s.charCodeAt(i - 1);
+    if (valueStart >= 0 && i < n && isQuote(codes[i]!)) {
+      const p = codes[i - 1]!;
       if (i === valueStart || p === /* = */ 61 || p === /* : */ 58) {
         const close = s.indexOf(s[i]!, i + 1);
         i = close < 0 ? n : close + 1;
@@ -76,7 +77,7 @@ function maskQuery(s: string, q: number, spans: number[], reps: string[]): numbe
       reps.push(M.query);
     }
     if (i >= n) break;
-    const c = s.charCodeAt(i);
+    const c = codes[i]!;
     if (c === /* # */ 35) fragment = true;
     else if (c !== /* & */ 38 && c !== /* ; */ 59) break;
     i++;

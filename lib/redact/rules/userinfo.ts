@@ -6,7 +6,7 @@
  */
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
-import { isAlnum, isOneMark, isSpace, splice } from "../scan.ts";
+import { isAlnum, isOneMark, isSpace, splice, textCodes } from "../scan.ts";
 
 /**
  * Where a URL ends: whitespace, double quotes, backticks and angle brackets (none may sit in a URL
@@ -20,6 +20,8 @@ function userinfoRule(s: string): string {
   const reps: string[] = [];
   const n = s.length;
   let i = s.indexOf("://");
+  if (i < 0) return s;
+  const codes = textCodes(s);
   while (i >= 0) {
     const start = i + 3;
     // The URL: up to whitespace or a quote. Within it, the first `/`, `?` or `#` ends a plain
@@ -29,7 +31,7 @@ function userinfoRule(s: string): string {
     let lastAt = -1;
     let atBeforeDelim = -1;
     while (end < n) {
-      const c = s.charCodeAt(end);
+      const c = codes[end]!;
       if (isUrlEnd(c)) break;
       if (c === /* @ */ 64) {
         lastAt = end;
@@ -44,7 +46,7 @@ function userinfoRule(s: string): string {
     let at = -1;
     if (atBeforeDelim >= 0) at = lastAt;
     else if (lastAt > delim && delim >= 0 && passwordLike(s, start, delim)) at = lastAt;
-    const schemeOk = i > 0 && isAlnum(s.charCodeAt(i - 1));
+    const schemeOk = i > 0 && isAlnum(codes[i - 1]!);
     if (schemeOk && at > start && !isOneMark(s, start, at)) {
       spans.push(start, at);
       reps.push(M.userinfo);
