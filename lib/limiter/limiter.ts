@@ -2,7 +2,9 @@
  * Admission for status and log reads (docs/state.md § Limiter), global across Lambda containers.
  *
  * acquire: (1) on `LIMIT#pa#…` take the rate token and a principal holder, (2) on one shard of the
- * Agent's in-flight item (`LIMIT#a#…#{shard}`) take an Agent holder. Each is one conditional
+ * Agent's in-flight item (`LIMIT#a#…#{shard}`) take an Agent holder: at the same time when this
+ * container's last copy of the principal item says (1) will go through (a following poll), else
+ * after (1), so a request its principal's limits refuse holds no Agent slot. Each is one conditional
  * update that needs no read first (store.ts § BlindTake): GCRA as two conditional branches (the
  * bucket is full, or it is queued and the take still fits the burst) and the in-flight cap as a
  * size condition. So a take costs one write on any container, a fresh one included; the branch is
@@ -15,11 +17,12 @@
  *   a free live slot, or 503 when none has one. The shards' caps sum to the Agent's cap
  *   (gcra.ts § agentShardCaps), so the cap keeps its meaning while no single item takes every
  *   write (docs/capacity.md).
- * If (2) fails, (1) is given back: one update that sets `tat` back by this take and removes the
- * holder, conditioned on the version (1) wrote. If someone wrote the item in between, their `tat`
- * was computed on top of ours and cannot be corrected exactly, so only the holder is removed and
- * the token stays spent: under contention a denied request may cost one token, but no
- * interleaving ever admits more than the bucket allows.
+ * If (1) fails after all while (2) was taken alongside, (2) is released. If (2) fails, (1) is given
+ * back: one update that sets `tat` back by this take and removes the holder, conditioned on the
+ * version (1) wrote. If someone wrote the item in between, their `tat` was computed on top of ours
+ * and cannot be corrected exactly, so only the holder is removed and the token stays spent: under
+ * contention a denied request may cost one token, but no interleaving ever admits more than the
+ * bucket allows.
  *
  * release: one update per item, awaited by the caller before it answers, retried once; it
  * refreshes the cached copy. Never throws: an unreleased holder expires (request deadline + 5 s)
@@ -137,14 +140,30 @@ export class GcraLeaseLimiter implements Limiter {
       leaseId,
       leaseExpiresAt: request.leaseExpiresAt,
     };
-    const first = await this.#guard(() =>
-      this.#serial(principalKey, () => this.#takePrincipal(principalKey, input)),
-    );
+    const holder = { leaseId, expiresAt: request.leaseExpiresAt };
+    const takeAgent = () => this.#guard(() => this.#takeAgent(shardKeys, input));
+    // Alongside the principal's take when this container's copy of the principal item says it will
+    // go through (a follower's next poll): one round trip instead of two.
+    const alongside = this.#expectsAdmission(principalKey, input) ? takeAgent() : null;
+    alongside?.catch(() => {}); // settled below, whichever way the principal's take goes
+    let first: Taken;
+    try {
+      first = await this.#guard(() =>
+        this.#serial(principalKey, () => this.#takePrincipal(principalKey, input)),
+      );
+    } catch (e) {
+      // Refused after all: the Agent holder taken alongside goes back.
+      await alongside?.then(
+        (key) => this.#releaseOne(key, holder),
+        () => {},
+      );
+      throw e;
+    }
     let agentKey: string;
     try {
-      agentKey = await this.#guard(() => this.#takeAgent(shardKeys, input));
+      agentKey = await (alongside ?? takeAgent());
     } catch (e) {
-      await this.#giveBack(principalKey, { leaseId, expiresAt: request.leaseExpiresAt }, first);
+      await this.#giveBack(principalKey, holder, first);
       throw e;
     }
     return { lease: { leaseId, principalKey, agentKey, expiresAt: request.leaseExpiresAt } };
@@ -171,6 +190,12 @@ export class GcraLeaseLimiter implements Limiter {
         }
       }
     });
+  }
+
+  /** Whether this container's last copy of the principal item admits the take (none: unknown). */
+  #expectsAdmission(key: string, input: TakeInput): boolean {
+    const known = this.#cache.get(key);
+    return known !== undefined && planPrincipal(known, input, this.#config).kind === "write";
   }
 
   /** Undoes step (1) after step (2) failed, so a denied request spends nothing. */

@@ -192,6 +192,53 @@ describe("leases", () => {
   });
 });
 
+/** A store that logs when each take starts and ends, by item kind (`pa` principal, `a` Agent). */
+function loggingStore(log: string[]): LimiterStore {
+  const store = new DynamoLimiterStore({ client: db.client, tableName: db.tableNames.state });
+  const kind = (key: string) => key.split("#")[1];
+  return {
+    read: (key) => store.read(key),
+    readMany: (keys) => store.readMany(keys),
+    write: (key, next, expected, now) => store.write(key, next, expected, now),
+    release: (key, holder) => store.release(key, holder),
+    restore: (key, holder, tat, expected) => store.restore(key, holder, tat, expected),
+    async take(key, take) {
+      log.push(`start ${kind(key)}`);
+      try {
+        return await store.take(key, take);
+      } finally {
+        log.push(`end ${kind(key)}`);
+      }
+    },
+  };
+}
+
+describe("the Agent holder alongside the principal's take", () => {
+  it("is taken at the same time when the container's copy of the principal item admits, else after it", async () => {
+    const log: string[] = [];
+    const limiter = new GcraLeaseLimiter({ store: loggingStore(log), config: DEFAULTS });
+    const t = target();
+    expect(await poll(limiter, request(t, T0))).toBe(true);
+    expect(log).toEqual(["start pa", "end pa", "start a", "end a"]);
+    log.length = 0;
+    expect(await poll(limiter, request(t, T0 + 2_000))).toBe(true);
+    expect(log.slice(0, 2).sort()).toEqual(["start a", "start pa"]);
+  });
+
+  it("goes back when the principal refuses after all (another container emptied the bucket)", async () => {
+    const warm = container(db);
+    const t = target();
+    expect(await poll(warm, request(t, T0))).toBe(true);
+    expect(await admittedInARow(container(db, DEFAULTS, 3), request(t, T0 + 100))).toBe(9);
+    db.calls.reset();
+    const denied = (await poll(warm, request(t, T0 + 100))) as ServiceError;
+    expect(denied.code).toBe("RUNTIME_LOGS_RATE_LIMITED");
+    // The principal's blind take and read, the Agent's take and its release.
+    expect(db.calls.snapshot()).toEqual({ UpdateItemCommand: 3, GetItemCommand: 1 });
+    expect(await agentHolders(db, t)).toEqual([]);
+  });
+});
+
 describe("failures", () => {
   it("fails closed: DynamoDB unreachable is 503 BUSY with Retry-After 1", async () => {
     const down = createDynamo({
