@@ -122,7 +122,7 @@ export function selectLines(
     return all;
   };
   if (T === BEFORE_ALL) {
-    const placed = placeUntimedRun(eff, state.hashes, allHashes);
+    const placed = placeUntimedRun(lines, state.hashes, chunkStartComplete, allHashes);
     if (placed !== null) return { ...placed, eff };
   }
   const group: number[] = [];
@@ -237,16 +237,19 @@ export function selectLines(
  * A view whose frontier has no time (it accounted only untimed or far-future lines): its read may
  * reach back past where the view began, with lines of any kind before the remembered ones. Log
  * order places the view: everything up to the last place the remembered lines end was written
- * before, everything after it is new. Null when the remembered run is not in the read (the group
- * rules decide).
+ * before, everything after it is new. A sinceTime read may lack the run's untimed lines (dated
+ * before its start) while it returns older far-future lines: then the latest remembered line it
+ * holds places the view, when that line is certain (`lastRememberedTimed`). Null when neither
+ * places it (the group rules decide).
  */
 function placeUntimedRun(
-  eff: readonly string[],
+  lines: readonly RawLine[],
   H: readonly string[],
+  chunkStartComplete: boolean,
   allHashes: () => readonly string[],
 ): Omit<Selection, "eff"> | null {
   const h = H.length;
-  if (h === 0 || eff.length === 0) return null;
+  if (h === 0 || lines.length === 0) return null;
   const ends: number[] = [];
   const hashes = allHashes();
   for (let p = h; p <= hashes.length; p++) {
@@ -254,13 +257,38 @@ function placeUntimedRun(
     for (let j = 0; j < h && ok; j++) if (hashes[p - h + j] !== H[j]) ok = false;
     if (ok) ends.push(p);
   }
-  if (ends.length === 0) return null;
-  const from = ends[ends.length - 1]!;
+  let from: number;
+  if (ends.length > 0) from = ends[ends.length - 1]!;
+  else {
+    const at = chunkStartComplete ? lastRememberedTimed(lines, H, hashes) : -1;
+    if (at < 0) return null;
+    from = at + 1;
+  }
   const take: number[] = [];
   for (let i = from; i < hashes.length; i++) take.push(i);
   // Several places fit: the lines between the first and the last may be new (reported, not repeated).
   const windowGap = ends.length > 1 && take.length > 0;
   return { take, windowGap, hold: take.length === 0, startComplete: false, steps: [] };
+}
+
+/**
+ * Where a read that holds everything since its start holds the latest line of the remembered run
+ * it holds at all, when that place is certain: the line has a time and the read holds it once. A
+ * line identical to it carries the same time, so the read returns both or neither: the one it holds
+ * is the remembered line, and the run's later lines, absent from the read, were dated before its
+ * start. Everything before it was written before it (log order). -1 when uncertain.
+ */
+function lastRememberedTimed(
+  lines: readonly RawLine[],
+  H: readonly string[],
+  hashes: readonly string[],
+): number {
+  for (let j = H.length - 1; j >= 0; j--) {
+    const at = hashes.indexOf(H[j]!);
+    if (at < 0) continue;
+    return lines[at]!.key !== null && hashes.indexOf(H[j]!, at + 1) < 0 ? at : -1;
+  }
+  return -1;
 }
 
 /**
