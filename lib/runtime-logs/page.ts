@@ -22,7 +22,7 @@ import {
 import { gap } from "./gaps.ts";
 import { recordBytes } from "./json-size.ts";
 import { type RawLine, splitChunk } from "./lines.ts";
-import { RESUME_OVERLAP_MS, readTailLines, resumeSince, resumesStream } from "./plan.ts";
+import { RESUME_OVERLAP_MS, readTailLines, resumeSince, resumesStream, sinceOf } from "./plan.ts";
 import {
   BEFORE_ALL,
   effectiveKeys,
@@ -378,8 +378,10 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
   let lastItem = -1;
   for (const e of kept) if (e.last > lastItem) lastItem = e.last;
   // A cut that leaves lines the next read cannot reach (dated before its start, further back than the
-  // cursor can be dated): they are reported with the rest of this read, and the view resumes after it.
-  const passRead = cut && lastItem >= 0 && unreachableAfterCut(lines, take, lastItem, effNow, now);
+  // cursor can be dated): the lines up to the last of them are reported in a clock_step gap, and the
+  // view resumes after it (the next read reaches back to it, so the lines after it still come).
+  const passTo = cut && lastItem >= 0 ? lastUnreachableAfterCut(lines, take, lastItem, effNow, now) : -1;
+  const passRead = passTo >= 0;
   const tail: GapRecord[] = [];
   if (cut)
     tail.push(passRead ? gap("clock_step", entries[k]!.rec.time) : gap("truncated", entries[k]!.rec.time));
@@ -392,7 +394,7 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
     take,
     sel,
     frontier,
-    lastItem: passRead ? take.length - 1 : lastItem,
+    lastItem: passRead ? passTo : lastItem,
     pem: passRead
       ? { open: (pemAfter[lastItem]! & 1) !== 0, unknown: true }
       : lastItem >= 0
@@ -799,7 +801,7 @@ function hiddenAfterCut(
   resume: number,
   futureKey: string | null,
 ): number | null {
-  const since = Math.floor((resume - RESUME_OVERLAP_MS) / 1000) * 1000;
+  const since = sinceOf(resume);
   let earliest = Number.POSITIVE_INFINITY;
   for (let q = lastItem + 1; q < take.length; q++) {
     const key = lines[take[q]!]!.key;
@@ -809,19 +811,26 @@ function hiddenAfterCut(
   return earliest < since ? earliest : null;
 }
 
-/** Whether lines left after a cut are hidden from the next read further back than a cursor can be dated. */
-function unreachableAfterCut(
+/**
+ * The last line (index in `take`) of those left after a cut that the next read cannot reach: dated
+ * before its start, further back than a cursor can be dated. -1 when there is none.
+ */
+function lastUnreachableAfterCut(
   lines: readonly RawLine[],
   take: readonly number[],
   lastItem: number,
   eff: readonly string[],
   now: number,
-): boolean {
-  if (lastItem >= take.length - 1) return false;
+): number {
+  if (lastItem >= take.length - 1) return -1;
   const top = lastKey(take, lastItem, eff);
   const resume = top === BEFORE_ALL ? now : Math.min(keyToMillis(top), now);
-  const earliest = hiddenAfterCut(lines, take, lastItem, resume, keyAt(now + FUTURE_MS));
-  return earliest !== null && earliest < now - STALL_RETRY_WINDOW_MS;
+  const reach = keyAt(Math.min(sinceOf(resume), now - STALL_RETRY_WINDOW_MS));
+  for (let q = take.length - 1; q > lastItem; q--) {
+    const key = lines[take[q]!]!.key;
+    if (key !== null && key < reach) return q;
+  }
+  return -1;
 }
 
 /** The frontier key after `take[lastItem]`: the effective key of its group. */

@@ -101,7 +101,7 @@ export function resumeFrom(state: CursorState): number {
 }
 
 /** The sinceTime (ms, whole seconds) of a read that resumes from `from`: the overlap before it. */
-const sinceOf = (from: number): number => Math.floor((from - RESUME_OVERLAP_MS) / 1000) * 1000;
+export const sinceOf = (from: number): number => Math.floor((from - RESUME_OVERLAP_MS) / 1000) * 1000;
 
 /** The sinceTime (ms) a resumed read of this cursor asks for, its frontier not ahead of the service. */
 export function resumeSince(state: CursorState): number {
