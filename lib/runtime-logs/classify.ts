@@ -6,6 +6,15 @@
 
 import type { Level } from "../domain.ts";
 import { type RedactOptions, redact } from "../redact/index.ts";
+import {
+  FIELDS_MEMBER_BYTES,
+  fieldValueBytes,
+  jsonStringBytes,
+  lineRecordBytes,
+  parsedTimeBytes,
+  SUBSYSTEM_MEMBER_BYTES,
+  TRUNCATED_TRUE_BYTES,
+} from "./json-size.ts";
 import { LEVEL_WORDS, PLAIN_LEVELS } from "./level-words.ts";
 import { fitUtf8, stripControls, utf8Length } from "./sanitize.ts";
 import type {
@@ -293,6 +302,9 @@ export function cleanString(s: string, ctx: ClassifyContext): string {
   return redact(s, { identity: ctx });
 }
 
+/** Bytes of each allowlisted name as a JSON key (`"name"`), by its place in FIELD_ALLOWLIST. */
+const FIELD_NAME_BYTES = FIELD_ALLOWLIST.map(jsonStringBytes);
+
 /** Allowlisted field name → its bit (its place in FIELD_ALLOWLIST); `subsystem` has none here. */
 const FIELD_BITS = new Map<string, number>(
   FIELD_ALLOWLIST.flatMap((name, i) => (name === "subsystem" ? [] : [[name, 1 << i] as const])),
@@ -315,6 +327,11 @@ export class LineClassifier {
   readonly run: JsonRunState;
   /** PEM shape of the line classified last (docs/pipeline.md §6). */
   pem: Pem = Pem.None;
+  /**
+   * Bytes of `JSON.stringify` of the line record returned last, measured as it was built (the page
+   * sums them against its budget, pipeline.md §7); meaningless after withheld content.
+   */
+  bytes = 0;
   private readonly options: RedactOptions;
   /** Whether the JSON text of the line being classified holds an escape. */
   private escaped = true;
@@ -331,7 +348,8 @@ export class LineClassifier {
 
   /**
    * One line: its record (with `time` in its place, so the page adds nothing to it) or the reason
-   * it is withheld; its PEM shape is left in `pem`.
+   * it is withheld; its PEM shape is left in `pem`, its record's size in `bytes`. `time` is the
+   * line's parsed kubelet time, or null.
    */
   line(raw: string, time: string | null): LineRecord | WithheldContent {
     const run = this.run;
@@ -372,7 +390,11 @@ export class LineClassifier {
     const clean = this.clean(text);
     const message = fitUtf8(clean, MAX_MESSAGE_BYTES);
     const rec: LineRecord = { type: "line", time, kind: "text", level, message };
-    if (message.length !== clean.length) rec.truncated = true;
+    this.bytes = lineRecordBytes(parsedTimeBytes(time), "text", level, jsonStringBytes(message));
+    if (message.length !== clean.length) {
+      rec.truncated = true;
+      this.bytes += TRUNCATED_TRUE_BYTES;
+    }
     return rec;
   }
 
@@ -450,17 +472,21 @@ export class LineClassifier {
     const clean = this.clean(stripped);
     const message = fitUtf8(clean, MAX_MESSAGE_BYTES);
     const rec: LineRecord = { type: "line", time, kind, level, message };
+    let bytes = lineRecordBytes(parsedTimeBytes(time), kind, level, jsonStringBytes(message));
     let truncated = message.length !== clean.length;
     if (rawSubsystem !== undefined) {
       const cleanSub = this.clean(this.strip(rawSubsystem));
-      rec.subsystem = fitUtf8(cleanSub, MAX_FIELD_BYTES);
-      truncated ||= rec.subsystem.length !== cleanSub.length;
+      const subsystem = fitUtf8(cleanSub, MAX_FIELD_BYTES);
+      rec.subsystem = subsystem;
+      bytes += SUBSYSTEM_MEMBER_BYTES + jsonStringBytes(subsystem);
+      truncated ||= subsystem.length !== cleanSub.length;
     }
     // The allowlisted names present, found from the object's own keys (a parsed object inherits no
     // allowlisted name), then read in allowlist order: a name of the record wins over the nested one.
     let names = allowlistedNames(o);
     if (nested !== undefined) names |= allowlistedNames(nested);
     let fields: Record<string, FieldValue> | undefined;
+    let fieldsBytes = 0;
     for (let i = 0; names !== 0; i++, names >>>= 1) {
       if ((names & 1) === 0) continue;
       const name = FIELD_ALLOWLIST[i]!;
@@ -474,12 +500,21 @@ export class LineClassifier {
       } else if (typeof v === "number" && Number.isFinite(v)) out = v;
       else if (typeof v === "boolean") out = v;
       if (out !== undefined) {
+        // The braces come with the first member, a comma with each later one.
+        fieldsBytes += (fields === undefined ? 2 : 1) + FIELD_NAME_BYTES[i]! + 1 + fieldValueBytes(out);
         fields ??= {};
         fields[name] = out;
       }
     }
-    if (fields !== undefined) rec.fields = fields;
-    if (truncated) rec.truncated = true;
+    if (fields !== undefined) {
+      rec.fields = fields;
+      bytes += FIELDS_MEMBER_BYTES + fieldsBytes;
+    }
+    if (truncated) {
+      rec.truncated = true;
+      bytes += TRUNCATED_TRUE_BYTES;
+    }
+    this.bytes = bytes;
     this.pem = pemShape(stripped);
     return rec;
   }

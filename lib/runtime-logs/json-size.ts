@@ -3,7 +3,7 @@
  * each record is measured once). Exact for what records hold: plain objects, arrays, strings, finite
  * numbers, booleans and null; `undefined` properties are left out, as JSON.stringify does.
  */
-import type { FieldValue, LogRecord } from "./types.ts";
+import type { FieldValue, LineKind, LogRecord, RecordLevel } from "./types.ts";
 
 /** Printable ASCII that JSON.stringify writes as itself (all but the quote and the backslash). */
 const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7f]*$/;
@@ -68,6 +68,39 @@ export function jsonBytes(v: unknown): number {
 
 /** `{"type":"line","time":,"kind":,"level":,"message":}` without the values. */
 const LINE_FIXED = 51;
+/** `,"subsystem":` */
+export const SUBSYSTEM_MEMBER_BYTES = 13;
+/** `,"fields":` */
+export const FIELDS_MEMBER_BYTES = 10;
+/** `,"truncated":` */
+const TRUNCATED_MEMBER_BYTES = 13;
+/** `,"truncated":true` */
+export const TRUNCATED_TRUE_BYTES = TRUNCATED_MEMBER_BYTES + 4;
+
+/**
+ * Bytes of a line record's required members, `{"type":"line","time":…,"kind":…,"level":…,"message":…}`,
+ * from the sizes of its time and message: kind and level are names from a fixed set of ASCII words
+ * (no escapes).
+ */
+export const lineRecordBytes = (
+  timeBytes: number,
+  kind: LineKind,
+  level: RecordLevel,
+  messageBytes: number,
+): number => LINE_FIXED + timeBytes + kind.length + 2 + level.length + 2 + messageBytes;
+
+/**
+ * Bytes of a kubelet time the pipeline parsed (or null): digits and ASCII punctuation, which
+ * JSON.stringify writes as they are, so no scan is needed.
+ */
+export const parsedTimeBytes = (time: string | null): number => (time === null ? 4 : time.length + 2);
+
+/** Bytes of a field's scalar value (jsonBytes for the values a record's fields hold). */
+export function fieldValueBytes(v: FieldValue): number {
+  if (typeof v === "string") return jsonStringBytes(v);
+  if (typeof v === "number") return Number.isFinite(v) ? String(v).length : 4;
+  return v ? 4 : 5;
+}
 
 /**
  * Bytes of `JSON.stringify(rec)` for a record, without serializing it: the page measures every
@@ -76,18 +109,15 @@ const LINE_FIXED = 51;
  */
 export function recordBytes(rec: LogRecord): number {
   if (rec.type !== "line") return jsonBytes(rec);
-  let bytes =
-    LINE_FIXED +
-    (rec.time === null ? 4 : jsonStringBytes(rec.time)) +
-    // kind and level are names from a fixed set of ASCII words: no escapes.
-    rec.kind.length +
-    2 +
-    rec.level.length +
-    2 +
-    jsonStringBytes(rec.message);
-  if (rec.subsystem !== undefined) bytes += 13 + jsonStringBytes(rec.subsystem); // ,"subsystem":
-  if (rec.fields !== undefined) bytes += 10 + fieldsBytes(rec.fields); // ,"fields":
-  if (rec.truncated !== undefined) bytes += 13 + (rec.truncated ? 4 : 5); // ,"truncated":
+  let bytes = lineRecordBytes(
+    rec.time === null ? 4 : jsonStringBytes(rec.time),
+    rec.kind,
+    rec.level,
+    jsonStringBytes(rec.message),
+  );
+  if (rec.subsystem !== undefined) bytes += SUBSYSTEM_MEMBER_BYTES + jsonStringBytes(rec.subsystem);
+  if (rec.fields !== undefined) bytes += FIELDS_MEMBER_BYTES + fieldsBytes(rec.fields);
+  if (rec.truncated !== undefined) bytes += TRUNCATED_MEMBER_BYTES + (rec.truncated ? 4 : 5);
   if (rec.origin !== undefined) bytes += 10 + jsonStringBytes(rec.origin); // ,"origin":
   if (rec.format !== undefined) bytes += 10 + jsonStringBytes(rec.format); // ,"format":
   return bytes;
@@ -100,10 +130,7 @@ function fieldsBytes(fields: Record<string, FieldValue>): number {
     if (!Object.hasOwn(fields, k)) continue;
     const v = fields[k];
     if (v === undefined) continue;
-    bytes += (first ? 0 : 1) + jsonStringBytes(k) + 1;
-    if (typeof v === "string") bytes += jsonStringBytes(v);
-    else if (typeof v === "number") bytes += Number.isFinite(v) ? String(v).length : 4;
-    else bytes += v ? 4 : 5;
+    bytes += (first ? 0 : 1) + jsonStringBytes(k) + 1 + fieldValueBytes(v);
     first = false;
   }
   return bytes;

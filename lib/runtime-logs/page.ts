@@ -97,12 +97,25 @@ export interface BuiltPage {
 
 const PEM_MASK = "[redacted:pem]";
 
-interface Entry {
-  rec: LogRecord;
-  /** Index in `take` of the last line this record covers; -1 for gaps. */
-  last: number;
-  /** Bytes of the record in the page's array, comma included; set when it was measured. */
-  size: number;
+/**
+ * The page's records in order, in parallel arrays (no object per record): each record, the index in
+ * `take` of the last line it covers (-1 for gaps), and its bytes in the page's array, comma
+ * included (0 until measured, unless known when it was added).
+ */
+class PageRecords {
+  readonly recs: LogRecord[] = [];
+  readonly last: number[] = [];
+  readonly size: number[] = [];
+
+  gap(rec: GapRecord): void {
+    this.add(rec, -1, 0);
+  }
+
+  add(rec: LogRecord, last: number, size: number): void {
+    this.recs.push(rec);
+    this.last.push(last);
+    this.size.push(size);
+  }
 }
 
 interface PemState {
@@ -143,15 +156,11 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
   let lines = split.lines;
   let firstTime = firstTimeOf(lines);
 
-  const entries: Entry[] = [];
-  if (input.expired) entries.push({ rec: gap("cursor_expired", null), last: -1, size: 0 });
+  const entries = new PageRecords();
+  if (input.expired) entries.gap(gap("cursor_expired", null));
   if (prior !== null && !sameStream) {
     const restarted = prior.pod === chunk.pod && prior.podUid === chunk.podUid;
-    entries.push({
-      rec: gap("stream_replaced", firstTime, restarted ? "stream_replaced" : "stream_replaced_pod"),
-      last: -1,
-      size: 0,
-    });
+    entries.gap(gap("stream_replaced", firstTime, restarted ? "stream_replaced" : "stream_replaced_pod"));
   }
 
   let chunkStartComplete = !chunk.truncated && split.returned < readTail;
@@ -167,7 +176,7 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
   const future = futureRule(judgedAt, frontier, hashKey);
   // A frontier ahead of the service's clock: continue from now − overlap (the plan read from there).
   if (frontier !== null && frontierAhead(frontier, now)) {
-    entries.push({ rec: gap("clock_step", null, "clock_step_service"), last: -1, size: 0 });
+    entries.gap(gap("clock_step", null, "clock_step_service"));
     frontier = null;
   }
   let sel = selectLines(lines, frontier, chunkStartComplete, hashKey, chunk.truncated, future);
@@ -229,13 +238,9 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
   // could not be matched (lines at one instant that cannot be told apart).
   const fullRead = chunk.truncated || split.returned >= readTail;
   if (probeGap) {
-    entries.push({ rec: gap("clock_step", firstTime), last: -1, size: 0 });
+    entries.gap(gap("clock_step", firstTime));
   } else if (sel.windowGap) {
-    entries.push({
-      rec: gap("window_exceeded", firstTime, fullRead ? "window_exceeded" : "window_exceeded_resume"),
-      last: -1,
-      size: 0,
-    });
+    entries.gap(gap("window_exceeded", firstTime, fullRead ? "window_exceeded" : "window_exceeded_resume"));
   }
 
   // Trailing gaps: a stalled read, a stream replaced during the read.
@@ -303,7 +308,11 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
         }
       : { open: false, unknown: false, key: null };
   const classifier = new LineClassifier({ identityKey: input.keys.identity, namespaceId: input.namespaceId });
-  const classified: Classified = { content: new Array(take.length), pem: new Uint8Array(take.length) };
+  const classified: Classified = {
+    content: new Array(take.length),
+    pem: new Uint8Array(take.length),
+    bytes: new Uint32Array(take.length),
+  };
   const contents = classified.content;
   const pem = new PemMasker(lines, take, classified, carried);
   const unsettled = new UnsettledRun(classified, pem.masked);
@@ -311,21 +320,23 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
   const pemAfter = pem.after;
   let done = 0;
   let built = 0;
-  let open: { rec: WithheldRecord; entry: Entry } | null = null;
+  const { recs, last: lasts, size: sizes } = entries;
+  /** The withheld record the next withheld line of its reason joins, and its place in `entries`. */
+  let open: WithheldRecord | null = null;
+  let openAt = -1;
   let used = reserved;
   let nextStep = 0;
   let k = 0;
   let full = false;
   for (;;) {
-    // Measure the records built so far.
-    for (; k < entries.length; k++) {
-      const entry = entries[k]!;
-      const size = recordBytes(entry.rec) + 1;
+    // Measure the records built so far (line records were measured as they were built).
+    for (; k < recs.length; k++) {
+      const size = sizes[k] || recordBytes(recs[k]!) + 1;
       if (used + size > budget) {
         full = true;
         break;
       }
-      entry.size = size;
+      sizes[k] = size;
       used += size;
     }
     if (full || built === take.length) break;
@@ -334,6 +345,7 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
       const line = lines[take[q]!]!;
       contents[q] = classifier.line(line.text, line.time);
       classified.pem[q] = classifier.pem;
+      classified.bytes[q] = classifier.bytes;
     }
     pem.advance(done, to);
     unsettled.extend(done, to);
@@ -344,47 +356,50 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
       const line = lines[take[q]!]!;
       if (q === sel.steps[nextStep]) {
         // The node's clock went back before this line: lines written around it may be missing.
-        entries.push({ rec: gap("clock_step", line.time), last: -1, size: 0 });
+        entries.gap(gap("clock_step", line.time));
         open = null;
         nextStep++;
       }
       const c = contents[q]!;
       if (!masked[q] && c.type === "withheld") {
-        if (open !== null && open.rec.reason === c.reason) {
-          open.rec.count++;
-          open.entry.last = q;
+        if (open !== null && open.reason === c.reason) {
+          open.count++;
+          lasts[openAt] = q;
           continue;
         }
-        const rec: WithheldRecord = { type: "withheld", time: line.time, count: 1, reason: c.reason };
-        const entry = { rec, last: q, size: 0 };
-        entries.push(entry);
-        open = { rec, entry };
+        open = { type: "withheld", time: line.time, count: 1, reason: c.reason };
+        openAt = recs.length;
+        entries.add(open, q, 0);
         continue;
       }
       open = null;
-      // The classifier built the record with its time in place.
-      const rec: LineRecord = masked[q]
-        ? { type: "line", time: line.time, kind: "text", level: "unknown", message: PEM_MASK }
-        : (c as LineRecord);
-      entries.push({ rec, last: q, size: 0 });
+      if (masked[q]) {
+        entries.add(
+          { type: "line", time: line.time, kind: "text", level: "unknown", message: PEM_MASK },
+          q,
+          0,
+        );
+      } else {
+        // The classifier built the record with its time in place, and measured it.
+        entries.add(c as LineRecord, q, classified.bytes[q]! + 1);
+      }
     }
     built = stable;
   }
   const cut = full;
-  if (cut && !entries.slice(0, k).some((e) => e.last >= 0)) {
+  // Records [0, k) fit the page.
+  let lastItem = -1;
+  for (let i = 0; i < k; i++) if (lasts[i]! > lastItem) lastItem = lasts[i]!;
+  if (cut && lastItem < 0) {
     throw new ServiceError("INTERNAL", { internal: "a single record does not fit the page budget" });
   }
-  const kept = entries.slice(0, k);
-  let lastItem = -1;
-  for (const e of kept) if (e.last > lastItem) lastItem = e.last;
   // A cut that leaves lines the next read cannot reach (dated before its start, further back than the
   // cursor can be dated): the lines up to the last of them are reported in a clock_step gap, and the
   // view resumes after it (the next read reaches back to it, so the lines after it still come).
   const passTo = cut && lastItem >= 0 ? lastUnreachableAfterCut(lines, take, lastItem, effNow, now) : -1;
   const passRead = passTo >= 0;
   const tail: GapRecord[] = [];
-  if (cut)
-    tail.push(passRead ? gap("clock_step", entries[k]!.rec.time) : gap("truncated", entries[k]!.rec.time));
+  if (cut) tail.push(passRead ? gap("clock_step", recs[k]!.time) : gap("truncated", recs[k]!.time));
   tail.push(...trailing);
 
   // The cursor: the frontier after the last delivered line.
@@ -414,15 +429,17 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
 
   // Level filter after signing: the cursor already resumes after hidden lines.
   const min = view.minLevel;
-  const records: LogRecord[] = [];
+  // Without a filter or a cut, the page's records are the ones built (no copy).
+  const copy = min !== undefined || k < recs.length;
+  const records: LogRecord[] = copy ? [] : recs;
   let recordsBytes = 0;
   let withheld = 0;
-  for (let i = 0; i < kept.length; i++) {
-    const rec = kept[i]!.rec;
+  for (let i = 0; i < k; i++) {
+    const rec = recs[i]!;
     if (rec.type === "withheld") withheld += rec.count;
     if (belowMinLevel(rec, min)) continue;
-    records.push(rec);
-    recordsBytes += kept[i]!.size;
+    if (copy) records.push(rec);
+    recordsBytes += sizes[i]!;
   }
   for (const g of tail) {
     records.push(g);
@@ -454,12 +471,14 @@ function envelope(page: LogPage, requestId: string): string {
 }
 
 /**
- * The page's classified lines, by position in `take`: each line's record or withheld content, and
- * its PEM shape (one byte each, no object per line).
+ * The page's classified lines, by position in `take`: each line's record or withheld content, its
+ * PEM shape and its record's size (one byte or word each, no object per line).
  */
 interface Classified {
   content: (LineRecord | WithheldContent)[];
   pem: Uint8Array;
+  /** The bytes of each line record, as the classifier measured it. */
+  bytes: Uint32Array;
 }
 
 /** Lines classified per batch: small enough that a page cut early classifies little past its end. */

@@ -1,6 +1,8 @@
 import fc from "fast-check";
 import { describe, it } from "vitest";
+import { LineClassifier } from "../../../lib/runtime-logs/classify.ts";
 import { jsonBytes, jsonStringBytes, recordBytes } from "../../../lib/runtime-logs/json-size.ts";
+import { parseTimestamp } from "../../../lib/runtime-logs/time.ts";
 import type { LogRecord } from "../../../lib/runtime-logs/types.ts";
 
 const bytesOf = (v: unknown): number => Buffer.byteLength(JSON.stringify(v), "utf8");
@@ -121,6 +123,99 @@ describe("jsonBytes", () => {
     fc.assert(
       fc.property(record, (r) => recordBytes(r) === bytesOf(r)),
       { numRuns: 2000 },
+    );
+  });
+});
+
+describe("line records as the classifier builds them", () => {
+  it("are measured as JSON.stringify sizes them (escapes, unicode, truncation, fields, numbers)", () => {
+    const piece = fc.oneof(
+      fc.string({ unit: "binary" }),
+      fc.constantFrom(
+        '"',
+        "\\",
+        "\t",
+        "\u0007",
+        "\u001b[31m",
+        "\u0085",
+        "é",
+        "🚀",
+        "\ud800",
+        "\u2028",
+        "\\u0007",
+        "password=hunter2",
+        "Bearer abcdefghijklmnopqrstuvwxyz0123456789",
+        "x".repeat(600),
+        "é".repeat(3000),
+      ),
+    );
+    // Redaction more than doubles this 4 KiB text: its message is cut at 8 KiB.
+    const expands = "password=x ".repeat(370);
+    const str = fc.oneof(
+      fc.array(piece, { maxLength: 5 }).map((a) => a.join("")),
+      fc.constant(expands),
+    );
+    const scalar = fc.oneof(
+      str,
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.constantFrom(1e21, -0, 2 ** 53 + 2, 5e-324),
+    );
+    const level = fc.oneof(
+      fc.constantFrom("error", "WARN", "info", "debug", "fatal"),
+      fc.integer({ min: 10, max: 60 }),
+    );
+    const object = fc.record(
+      {
+        level,
+        message: str,
+        msg: str,
+        subsystem: str,
+        event: fc.constantFrom("runtime.startup_phase", "codex.model_probe", "other"),
+        outcome: fc.constantFrom("failed", "ok"),
+        code: scalar,
+        status: scalar,
+        url: str,
+        method: str,
+        durationMs: scalar,
+        traceId: str,
+        session_key: str,
+        target: str,
+        fields: fc.record(
+          { message: str, traceId: scalar, spanId: scalar, run_id: str },
+          { requiredKeys: [] },
+        ),
+      },
+      { requiredKeys: [] },
+    );
+    const line = fc.oneof(
+      str,
+      object.map((o) => JSON.stringify(o)),
+    );
+    const time = fc.option(
+      fc
+        .tuple(
+          fc.date({ min: new Date("2000-01-01"), max: new Date("2100-01-01"), noInvalidDate: true }),
+          fc.nat(999_999_999),
+        )
+        .map(
+          ([d, ns]) =>
+            parseTimestamp(`${d.toISOString().slice(0, 19)}.${String(ns).padStart(9, "0")}Z`)!.time,
+        ),
+      { nil: null },
+    );
+    const classifier = new LineClassifier({
+      identityKey: { id: "i", secret: Buffer.alloc(32, 1) },
+      namespaceId: "ns",
+    });
+    fc.assert(
+      fc.property(line, time, (text, t) => {
+        const rec = classifier.line(text, t);
+        return rec.type === "withheld" || classifier.bytes === bytesOf(rec);
+      }),
+      { numRuns: 3000 },
     );
   });
 });
