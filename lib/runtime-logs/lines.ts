@@ -9,13 +9,52 @@ import { type ParsedTime, parseTimestamp } from "./time.ts";
 
 export interface RawLine {
   /** The whole line as read (timestamp included); what line hashes cover. */
-  raw: string;
+  readonly raw: string;
   /** UTC time with original fraction digits, or null when untimed. */
-  time: string | null;
+  readonly time: string | null;
   /** Comparison key of `time`, or null. */
-  key: string | null;
+  readonly key: string | null;
   /** The text after the timestamp and its space (the whole line when untimed). */
-  text: string;
+  readonly text: string;
+}
+
+/**
+ * A line of a chunk: its time and key parsed once, its whole text and the text after its timestamp
+ * cut from the chunk only when asked for (a page hashes few of its lines and classifies each once),
+ * so the lines of a 1 MiB read hold no substrings nothing looks at.
+ */
+class ChunkLine implements RawLine {
+  readonly time: string | null;
+  readonly key: string | null;
+  private readonly chunk: string;
+  private readonly start: number;
+  private readonly textStart: number;
+  private readonly end: number;
+
+  /** The line `chunk[start, end)`: a newline or the chunk's end follows it. */
+  constructor(chunk: string, start: number, end: number) {
+    this.chunk = chunk;
+    this.start = start;
+    this.end = end;
+    const t = parseTimestamp(chunk, start);
+    if (t !== null && (t.end === end || chunk.charCodeAt(t.end) === 32)) {
+      this.time = t.time;
+      this.key = t.key;
+      this.textStart = t.end + 1;
+    } else {
+      this.time = null;
+      this.key = null;
+      this.textStart = start;
+    }
+  }
+
+  get raw(): string {
+    return this.chunk.slice(this.start, this.end);
+  }
+
+  get text(): string {
+    return this.chunk.slice(this.textStart, this.end);
+  }
 }
 
 export interface SplitChunk {
@@ -32,11 +71,7 @@ export interface SplitChunk {
 }
 
 export function parseLine(raw: string): RawLine {
-  const t = parseTimestamp(raw);
-  if (t !== null && (t.end === raw.length || raw.charCodeAt(t.end) === 32)) {
-    return { raw, time: t.time, key: t.key, text: raw.slice(t.end + 1) };
-  }
-  return { raw, time: null, key: null, text: raw };
+  return new ChunkLine(raw, 0, raw.length);
 }
 
 /**
@@ -74,9 +109,13 @@ export function splitChunk(
       lineEnd = nl;
     }
   }
-  const parts = start === end ? [] : text.slice(start, end).split("\n");
-  if (parts.length > 0 && parts[parts.length - 1] === "" && text.charCodeAt(end - 1) === 10) parts.pop();
-  const lines = new Array<RawLine>(parts.length);
-  for (let i = 0; i < parts.length; i++) lines[i] = parseLine(parts[i]!);
+  // Each newline ends a line; text after the last one (when `end` is the chunk's end) is one more.
+  const lines: RawLine[] = [];
+  for (let from = start; from < end; ) {
+    let nl = text.indexOf("\n", from);
+    if (nl < 0) nl = end;
+    lines.push(new ChunkLine(text, from, nl));
+    from = nl + 1;
+  }
   return { lines, returned: lines.length + partial + (capped ? 1 : 0), capped, partialTime };
 }

@@ -311,6 +311,7 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
   const classified: Classified = {
     content: new Array(take.length),
     pem: new Uint8Array(take.length),
+    shape: new Uint8Array(take.length),
     bytes: new Uint32Array(take.length),
   };
   const contents = classified.content;
@@ -343,8 +344,10 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
     const to = Math.min(take.length, done + CLASSIFY_BATCH);
     for (let q = done; q < to; q++) {
       const line = lines[take[q]!]!;
-      contents[q] = classifier.line(line.text, line.time);
+      const text = line.text;
+      contents[q] = classifier.line(text, line.time);
       classified.pem[q] = classifier.pem;
+      classified.shape[q] = shapeOf(classifier.pem, text);
       classified.bytes[q] = classifier.bytes;
     }
     pem.advance(done, to);
@@ -472,11 +475,13 @@ function envelope(page: LogPage, requestId: string): string {
 
 /**
  * The page's classified lines, by position in `take`: each line's record or withheld content, its
- * PEM shape and its record's size (one byte or word each, no object per line).
+ * PEM shapes and its record's size (one byte or word each, no object per line).
  */
 interface Classified {
   content: (LineRecord | WithheldContent)[];
   pem: Uint8Array;
+  /** Its shape for masking: `pem`, or Begin for a line that opens a block anywhere in it (shapeOf). */
+  shape: Uint8Array;
   /** The bytes of each line record, as the classifier measured it. */
   bytes: Uint32Array;
 }
@@ -572,7 +577,7 @@ class PemMasker {
   /** Mask lines [from, to); every line before `to` is classified. */
   advance(from: number, to: number): void {
     const { lines, take, carried, masked, after } = this;
-    const { content, pem } = this.classified;
+    const { content, pem, shape: shapes } = this.classified;
     let { open, unknown, fromCarry, prevKey } = this;
     for (let q = from; q < to; q++) {
       const key = lines[take[q]!]!.key;
@@ -583,7 +588,7 @@ class PemMasker {
         reordered = false;
         prevKey = key;
       } else reordered = key < prevKey;
-      const shape = shapeOf(pem[q] as Pem, lines[take[q]!]!.text);
+      const shape = shapes[q] as Pem;
       if (content[q]!.type === "withheld") {
         // A BEGIN marker opens a block whatever happens to its line (withheld here).
         if (shape === Pem.Begin && !open) {

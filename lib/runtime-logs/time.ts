@@ -27,21 +27,25 @@ function digits(s: string, at: number, n: number): number {
 
 const pad = (v: number, n: number): string => String(v).padStart(n, "0");
 
-/** Parse a timestamp at the start of `s`; null when absent, malformed or not a calendar date. */
-export function parseTimestamp(s: string): ParsedTime | null {
-  if (s.length < 20) return null;
-  const y = digits(s, 0, 4);
-  const mo = digits(s, 5, 2);
-  const d = digits(s, 8, 2);
-  const h = digits(s, 11, 2);
-  const mi = digits(s, 14, 2);
-  const se = digits(s, 17, 2);
+/**
+ * Parse a timestamp at the start of `s`, or at `at` in it: the line that starts there ends at a
+ * newline or at the end of `s` (no newline can be part of a timestamp, so the parse never reads
+ * into the next line). Null when absent, malformed or not a calendar date; `end` is an index of `s`.
+ */
+export function parseTimestamp(s: string, at = 0): ParsedTime | null {
+  if (s.length - at < 20) return null;
+  const y = digits(s, at, 4);
+  const mo = digits(s, at + 5, 2);
+  const d = digits(s, at + 8, 2);
+  const h = digits(s, at + 11, 2);
+  const mi = digits(s, at + 14, 2);
+  const se = digits(s, at + 17, 2);
   if (
-    s.charCodeAt(4) !== 45 ||
-    s.charCodeAt(7) !== 45 ||
-    s.charCodeAt(10) !== 84 ||
-    s.charCodeAt(13) !== 58 ||
-    s.charCodeAt(16) !== 58
+    s.charCodeAt(at + 4) !== 45 ||
+    s.charCodeAt(at + 7) !== 45 ||
+    s.charCodeAt(at + 10) !== 84 ||
+    s.charCodeAt(at + 13) !== 58 ||
+    s.charCodeAt(at + 16) !== 58
   ) {
     return null;
   }
@@ -49,9 +53,10 @@ export function parseTimestamp(s: string): ParsedTime | null {
   const inEveryMonth =
     y >= 1 && mo >= 1 && mo <= 12 && d >= 1 && d <= 28 && h >= 0 && h <= 23 && mi >= 0 && mi <= 59;
   if (!(inEveryMonth && se >= 0 && se <= 59) && !isCalendarInstant(y, mo, d, h, mi, se)) return null;
-  let i = 19;
-  /** Fraction digits: `[19 + 1, fractionEnd)` (none when fractionEnd is 19). */
-  let fractionEnd = 19;
+  const seconds = at + 19;
+  let i = seconds;
+  /** Fraction digits: `[seconds + 1, fractionEnd)` (none when fractionEnd is `seconds`). */
+  let fractionEnd = seconds;
   if (s.charCodeAt(i) === 46) {
     let j = i + 1;
     while (j < s.length && j - i <= 9) {
@@ -66,20 +71,20 @@ export function parseTimestamp(s: string): ParsedTime | null {
     fractionEnd = j;
     i = j;
   }
-  const digitsOf = fractionEnd - 20;
+  const digitsOf = fractionEnd - seconds - 1;
   const zone = s.charCodeAt(i);
   let end: number;
   let time: string;
   let key: string;
   if (zone === 90) {
     end = i + 1;
-    time = s.slice(0, end);
+    time = s.slice(at, end);
     // A `Z` time with all 9 fraction digits (the kubelet's own format) is its key already: slice it
     // rather than build a new string.
     key =
       digitsOf === 9
-        ? s.slice(0, 29)
-        : `${s.slice(0, 19)}.${digitsOf > 0 ? s.slice(20, fractionEnd).padEnd(9, "0") : "000000000"}`;
+        ? s.slice(at, at + 29)
+        : `${s.slice(at, seconds)}.${digitsOf > 0 ? s.slice(seconds + 1, fractionEnd).padEnd(9, "0") : "000000000"}`;
   } else if (zone === 43 || zone === 45) {
     const oh = digits(s, i + 1, 2);
     const om = digits(s, i + 4, 2);
@@ -94,7 +99,7 @@ export function parseTimestamp(s: string): ParsedTime | null {
       date.getUTCHours(),
       2,
     )}:${pad(date.getUTCMinutes(), 2)}:${pad(date.getUTCSeconds(), 2)}`;
-    const fraction = digitsOf > 0 ? s.slice(20, fractionEnd) : "";
+    const fraction = digitsOf > 0 ? s.slice(seconds + 1, fractionEnd) : "";
     time = `${base}${fraction === "" ? "" : `.${fraction}`}Z`;
     key = `${base}.${fraction.padEnd(9, "0")}`;
   } else {

@@ -2,6 +2,7 @@
  * Line parsing (docs/pipeline.md §1) and classification (§2): timestamps, levels, structured shapes,
  * the field allowlist, pretty-printed JSON, size limits, control stripping and pseudonyms.
  */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   type ClassifyContext,
@@ -69,6 +70,35 @@ describe("kubelet timestamps", () => {
     const whole = splitChunk("2026-01-15T08:00:00Z one\n2026-01-15T08:00:01Z two", false);
     expect(whole.lines.map((l) => l.text)).toEqual(["one", "two"]);
     expect(splitChunk("a\nb\n", true).lines.map((l) => l.text)).toEqual(["a", "b"]);
+  });
+
+  it("parses each line of a chunk as that line alone, however a timestamp is cut by its line's end", () => {
+    const stamp = fc.constantFrom(
+      "2026-01-15T08:00:00.123456789Z",
+      "2026-01-15T08:00:00Z",
+      "2026-01-15T08:00:00.5Z",
+      "2026-01-15T09:30:00.120+01:30",
+      "2024-02-29T23:59:59-00:30",
+      "2026-01-15T08:00:00.1234567890Z",
+    );
+    // A line: a timestamp cut anywhere (or whole), maybe followed by a space and text.
+    const line = fc
+      .tuple(stamp, fc.nat(31), fc.constantFrom("", " ", " x", "x", "5Z x", ":00Z y"))
+      .map(([t, cut, rest]) => t.slice(0, cut) + rest);
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 8 }), fc.boolean(), (parts, nl) => {
+        const { lines } = splitChunk(parts.join("\n") + (nl ? "\n" : ""), false);
+        // Without a final newline, an empty last part is the newline before it ending the line above.
+        expect(lines.map((l) => l.raw)).toEqual(!nl && parts.at(-1) === "" ? parts.slice(0, -1) : parts);
+        for (const l of lines) {
+          const alone = parseTimestamp(l.raw);
+          const timed = alone !== null && (alone.end === l.raw.length || l.raw.charCodeAt(alone.end) === 32);
+          expect([l.time, l.key]).toEqual(timed ? [alone.time, alone.key] : [null, null]);
+          expect(l.text).toBe(timed ? l.raw.slice(alone.end + 1) : l.raw);
+        }
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 
