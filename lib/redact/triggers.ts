@@ -9,9 +9,9 @@
  *    pass also tracks runs of the base64 and base64url alphabets;
  * 2. each group the pass flagged is confirmed by a native regex test of its words (a literal
  *    alternation, so it cannot backtrack), at most GROUP_WORDS words per group: first sticky at
- *    the first places the pass flagged (real trigger words match on the spot; a word can only
- *    start where the pass flagged its group), then, if the pass flagged more places than it
- *    recorded, over the rest of the text.
+ *    the first places the pass flagged it (real trigger words match on the spot; a word can only
+ *    start where the pass flagged its group), then, past STICKY_TESTS such places or past the
+ *    places the pass recorded, over the rest of the text.
  * Provider prefixes are told apart by the class of their first pair (prefixes sharing a first pair
  * share a class; classes are dealt round-robin to the bits left over by the groups); the rule itself
  * compares the rest.
@@ -30,8 +30,14 @@ export interface Triggers {
 
 /** At most this many words per group: a short alternation tests fast natively. */
 const GROUP_WORDS = 12;
-/** Places the pass records for sticky confirmation; past them the rest of the text is tested. */
-const RECORDED = 64;
+/**
+ * Places the pass records for sticky tests; past them the rest of the text is tested. Room for
+ * thousands: a frequent trigger word (every URL's `://`) must not crowd out the few places where
+ * another group is flagged by chance.
+ */
+export const RECORDED = 4096;
+/** Sticky tests per group: past them, its flagged places are too many, and the rest is tested natively. */
+export const STICKY_TESTS = 16;
 /** The code every non-ASCII character is copied as: DEL is in no trigger word, prefix or alphabet. */
 const NOT_ASCII = 127;
 
@@ -159,18 +165,30 @@ export function compileTriggers(rules: readonly Rule[]): Triggers {
     },
   };
 
-  /** Whether a word of group `k` occurs in `s`: at a place the pass recorded, or past the last. */
+  /**
+   * Whether a word of group `k` occurs in `s`: sticky at the first STICKY_TESTS places the pass
+   * recorded for it, then natively over the rest of the text if there is more to it.
+   */
   function confirmed(s: string, k: number, recorded: number): boolean {
     const bit = 1 << k;
     const word = sticky[k]!;
+    let tests = 0;
+    let from = -1;
     for (let j = 0; j < recorded; j++) {
       if ((flagged[j]! & bit) === 0) continue;
       word.lastIndex = at[j]!;
       if (word.test(s)) return true;
+      if (++tests === STICKY_TESTS) {
+        from = at[j]! + 1;
+        break;
+      }
     }
-    if (recorded < RECORDED) return false;
+    if (from < 0) {
+      if (recorded < RECORDED) return false;
+      from = at[RECORDED - 1]! + 1;
+    }
     const any = rest[k]!;
-    any.lastIndex = at[RECORDED - 1]! + 1;
+    any.lastIndex = from;
     return any.test(s);
   }
 }
