@@ -21,7 +21,7 @@ import { providerTokens } from "./rules/provider-tokens.ts";
 import { query } from "./rules/query.ts";
 import { userinfo } from "./rules/userinfo.ts";
 import { currentLedger, startLedger } from "./scan.ts";
-import { isPlain, neutralizeInvisible, type Shadow, shadowOf } from "./shadow.ts";
+import { isAscii, neutralizeInvisible, type Shadow, shadowOf } from "./shadow.ts";
 import { compileTriggers } from "./triggers.ts";
 
 export type { EventTextHints } from "./event-text.ts";
@@ -97,10 +97,10 @@ export function redact(text: string, options: RedactOptions = {}): string {
     const known = REMEMBERED.get(text);
     if (known !== undefined) return known;
   }
-  // Printable ASCII holds no private-use character and is its own shadow.
-  const plain = isPlain(text);
-  const original = plain ? text : neutralizePrivateUse(text);
-  const shadow: Shadow | null = plain ? null : shadowOf(original);
+  // ASCII holds no private-use character and is its own shadow.
+  const ascii = isAscii(text);
+  const original = ascii ? text : neutralizePrivateUse(text);
+  const shadow: Shadow | null = ascii ? null : shadowOf(original, false);
   // Protecting, pseudonymizing and masking only put placeholders in, which complete no trigger
   // word: the triggers of the shadow hold for every later step.
   const f = shadow === null ? TRIGGERS.of(text, true) : TRIGGERS.of(shadow.text);
@@ -110,7 +110,7 @@ export function redact(text: string, options: RedactOptions = {}): string {
   } else {
     const values: string[] = [];
     const whole: Shadow = shadow ?? { text, start: null, end: null, invisible: false };
-    startLedger(plain);
+    startLedger(ascii);
     let s = protectExisting(whole.text, values);
     if (f & F_IDENTITY) s = protectIdentities(s, options.identity ?? null, values);
     if (options.event !== undefined) s = maskEventNames(s, options.event);

@@ -24,8 +24,6 @@ const OTHER_INVISIBLE = new RegExp(OTHER_INVISIBLE_SOURCE);
 
 /** Whether `s` holds an invisible character. */
 export const holdsInvisible = (s: string): boolean => FORMAT.test(s) || OTHER_INVISIBLE.test(s);
-/** Anything but printable ASCII (and tab): the shadow of such a string may differ from it. */
-const NOT_PLAIN = /[^\x20-\x7e\t]/;
 const NON_ASCII_G = /[^\x00-\x7f]+/g;
 
 export interface Shadow {
@@ -55,12 +53,19 @@ function fold(ch: string): string {
   return f;
 }
 
-/** Whether `s` is printable ASCII (and tabs): its own shadow, with no character to neutralize. */
-export const isPlain = (s: string): boolean => !NOT_PLAIN.test(s);
+/**
+ * Whether `s` is ASCII: its own shadow (no invisible or compatibility character is ASCII), with no
+ * character to neutralize. Its UTF-8 length is its length exactly then, and V8 counts that natively,
+ * several times faster than a regex scans it.
+ */
+export const isAscii = (s: string): boolean => Buffer.byteLength(s, "utf8") === s.length;
 
-/** The shadow of `s`. Printable ASCII, and text that is already NFKC without invisibles, is its own shadow. */
-export function shadowOf(s: string): Shadow {
-  if (isPlain(s)) return { text: s, start: null, end: null, invisible: false };
+/**
+ * The shadow of `s` (`ascii`: whether `s` is ASCII, if the caller knows). ASCII, and text that is
+ * already NFKC without invisibles, is its own shadow.
+ */
+export function shadowOf(s: string, ascii = isAscii(s)): Shadow {
+  if (ascii) return { text: s, start: null, end: null, invisible: false };
   const invisible = holdsInvisible(s);
   if (!invisible && allStable(s)) return { text: s, start: null, end: null, invisible };
   // Worst case a character folds to a few more (ligatures, squared words): grow on demand.
