@@ -10,11 +10,14 @@ import type { Rule } from "../rule.ts";
 import { isKeyChar, isOneMark, skipBlanks, splice } from "../scan.ts";
 
 const MAX_KEY = 128;
-/** A run of key characters (`isKeyChar`), matched natively from `lastIndex`. */
-const KEY_RUN = /[A-Za-z0-9_.-]*/y;
 
-/** Where a secret-ish key may be; each hit is widened to its whole key and then judged. */
-const CANDIDATES = /pass|pwd|token|secret|key|auth|cookie|credential|signature|account|identified/gi;
+/**
+ * Where a secret-ish key may be, with the run of key characters (`isKeyChar`) after it: each hit is
+ * widened back to its whole key and then judged. The words are all key characters, so the hit ends
+ * where the key does, whichever word matched.
+ */
+const CANDIDATES =
+  /(?:pass|pwd|token|secret|key|auth|cookie|credential|signature|account|identified)[A-Za-z0-9_.-]*/gi;
 
 /** A key holding one of these (lower case) names a secret. */
 const SECRET_PARTS = [
@@ -125,9 +128,7 @@ function keyValueRule(s: string): string {
     const limit = Math.max(floor, ks - MAX_KEY - 1);
     while (ks > limit && isKeyChar(s.charCodeAt(ks - 1))) ks--;
     const longer = ks === limit && ks > floor && isKeyChar(s.charCodeAt(ks - 1));
-    KEY_RUN.lastIndex = CANDIDATES.lastIndex;
-    KEY_RUN.test(s);
-    let ke = KEY_RUN.lastIndex;
+    let ke = CANDIDATES.lastIndex;
     // `password->v`: the arrow's `-` is not part of the key.
     if (s.charCodeAt(ke) === /* > */ 62 && s.charCodeAt(ke - 1) === /* - */ 45) ke--;
     CANDIDATES.lastIndex = ke;
@@ -135,7 +136,7 @@ function keyValueRule(s: string): string {
     // No program names a key with hundreds of characters: a long run is a token, not a key.
     if (longer || ke - ks > MAX_KEY) continue;
     let value = null;
-    if (m[0].length === 10 && m[0].toLowerCase() === "identified") {
+    if (wordAt(s, m.index, "identified")) {
       // SQL: `IDENTIFIED BY 'v'` (also `IDENTIFIED WITH plugin BY 'v'` stays out of scope).
       const by = skipBlanks(s, ke);
       if (by > ke && wordAt(s, by, "by")) {
