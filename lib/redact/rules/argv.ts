@@ -15,6 +15,8 @@ const REDIS_A = /\s(?:-a|--pass)(?= )/g;
 const SSHPASS = /\bsshpass\b/;
 const SSHPASS_P = /\s-p(?= )/g;
 const VAULT = /\bvault\s+login\s+/g;
+/** The commands named above, found in one native scan first: most text names none of them. */
+const COMMANDS = /mysql|mariadb|redis-cli|sshpass|vault/;
 
 function argvRule(s: string, lower: string): string {
   const found: Array<[number, number]> = [];
@@ -36,26 +38,23 @@ function argvRule(s: string, lower: string): string {
     if ((q === /* " */ 34 || q === /* ' */ 39) && end - 1 > v + 1) return add(v + 1, end - 1);
     return end > v ? add(v, end) : j;
   };
-  if (s.includes("--")) {
-    LONG_FLAGS.lastIndex = 0;
-    for (let m = LONG_FLAGS.exec(s); m !== null; m = LONG_FLAGS.exec(s)) {
-      LONG_FLAGS.lastIndex = valueAfter(LONG_FLAGS.lastIndex);
-    }
+  // No `includes("--")` first: searching a short word is slow where its first character is
+  // frequent (`a-a-a-…`), the whole pattern natively is not.
+  LONG_FLAGS.lastIndex = 0;
+  while (LONG_FLAGS.test(s)) LONG_FLAGS.lastIndex = valueAfter(LONG_FLAGS.lastIndex);
+  USER_FLAGS.lastIndex = 0;
+  while (USER_FLAGS.test(s)) {
+    let v = USER_FLAGS.lastIndex;
+    v = s.charCodeAt(v) === /* = */ 61 ? v + 1 : skipBlanks(s, v);
+    const end = wordEnd(s, v);
+    const colon = s.indexOf(":", v);
+    if (colon > v && colon < end - 1) USER_FLAGS.lastIndex = add(v, end);
   }
-  if (s.includes("-u")) {
-    USER_FLAGS.lastIndex = 0;
-    for (let m = USER_FLAGS.exec(s); m !== null; m = USER_FLAGS.exec(s)) {
-      let v = USER_FLAGS.lastIndex;
-      v = s.charCodeAt(v) === /* = */ 61 ? v + 1 : skipBlanks(s, v);
-      const end = wordEnd(s, v);
-      const colon = s.indexOf(":", v);
-      if (colon > v && colon < end - 1) USER_FLAGS.lastIndex = add(v, end);
-    }
-  }
-  const mysql = lower.includes("mysql") || lower.includes("mariadb") ? MYSQL.exec(s) : null;
+  const commands = COMMANDS.test(lower);
+  const mysql = commands && (lower.includes("mysql") || lower.includes("mariadb")) ? MYSQL.exec(s) : null;
   if (mysql !== null) {
     MYSQL_P.lastIndex = mysql.index;
-    for (let m = MYSQL_P.exec(s); m !== null; m = MYSQL_P.exec(s)) {
+    while (MYSQL_P.test(s)) {
       const j = MYSQL_P.lastIndex;
       const c = s.charCodeAt(j);
       if (c === /* space */ 32) {
@@ -71,16 +70,16 @@ function argvRule(s: string, lower: string): string {
   }
   /** After `command` appears, the value of each `flag` is a secret (`redis-cli -a`, `sshpass -p`). */
   const flagValuesAfter = (word: string, command: RegExp, flag: RegExp): void => {
-    const at = lower.includes(word) ? command.exec(s) : null;
+    const at = commands && lower.includes(word) ? command.exec(s) : null;
     if (at === null) return;
     flag.lastIndex = at.index;
-    for (let m = flag.exec(s); m !== null; m = flag.exec(s)) flag.lastIndex = valueAfter(flag.lastIndex);
+    while (flag.test(s)) flag.lastIndex = valueAfter(flag.lastIndex);
   };
   flagValuesAfter("redis-cli", REDIS, REDIS_A);
   flagValuesAfter("sshpass", SSHPASS, SSHPASS_P);
-  if (lower.includes("vault")) {
+  if (commands && lower.includes("vault")) {
     VAULT.lastIndex = 0;
-    for (let m = VAULT.exec(s); m !== null; m = VAULT.exec(s)) {
+    while (VAULT.test(s)) {
       const v = VAULT.lastIndex;
       const end = wordEnd(s, v);
       const word = s.slice(v, end);
