@@ -96,8 +96,8 @@ export function isIdleRead(chunk: LogChunk, state: CursorState | null, now: numb
  * `reached`: the probe holds the last accounted line (in one place), so it holds every line after it
  * and is taken whenever it holds one the read lacks; `hidden` is then the first line dated before the
  * read's start (a clock_step gap goes before it), or -1. Not reached: taken only when a line the read
- * lacks was hidden from it (dated before the read's start, or followed by a line the read holds);
- * a clock_step gap goes first, since lines between may be missing.
+ * lacks was hidden from it (dated before the read's start, without a time after a timed frontier, or
+ * followed by a line the read holds); a clock_step gap goes first, since lines between may be missing.
  */
 export function probeSelection(
   probe: LogChunk,
@@ -138,6 +138,10 @@ export function probeSelection(
   const held = new Map<string, number>();
   for (const i of read.take) held.set(readLines[i]!.raw, (held.get(readLines[i]!.raw) ?? 0) + 1);
   const reached = last >= 0 && fits === 1;
+  // A line without a time after a timed frontier's last line was written after that frontier: a read
+  // starting before the frontier lacks it when the kubelet dated it earlier still (a step back), or
+  // when it came after the read (then its gap was not needed).
+  const untimedHidden = frontier.lastTime !== null;
   const take: number[] = [];
   let missing = false;
   let hidden = -1;
@@ -157,7 +161,7 @@ export function probeSelection(
     }
     missing = true;
     if (lacking < 0) lacking = take.length - 1;
-    if (!reached && before && hidden < 0) hidden = take.length - 1;
+    if (!reached && (before || (line.key === null && untimedHidden)) && hidden < 0) hidden = take.length - 1;
   }
   // Reached: the probe holds every line after the last one accounted, so it is taken whenever it
   // holds one the read lacks. Not reached: only when a line the read lacks was hidden from it.

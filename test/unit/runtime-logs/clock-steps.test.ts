@@ -353,4 +353,28 @@ describe("hostile clocks: schedules random sweeps found", () => {
     expect(check(o, { unobservable: true })).toBeNull();
     expect(o.followerSaw).toBe(true);
   });
+
+  it("an untimed line after a frontier of identical lines, which a step back hid from the read, is found by the probe", () => {
+    // The frontier's lines are identical, so the probe cannot tell which of them was shown last (not
+    // reached): it is taken only when a line the read lacks was hidden from it. An untimed line after
+    // a timed frontier was written after it, so a read from before the frontier lacks it only when the
+    // kubelet dated it earlier still.
+    const log = new ModelLog("u", 0);
+    for (let i = 0; i < 3; i++) log.append(BigInt(T0) * MS, "INFO same");
+    const f = follower(log);
+    expect(lines(f.poll(T0 + 500))).toEqual(["INFO same", "INFO same", "INFO same"]);
+    log.append(BigInt(T0 - 10_000) * MS, "INFO untimed after the step", true);
+    const found = f.poll(T0 + 2_000);
+    expect(f.probes()).toBe(1);
+    expect(
+      found.map((r) => (r.type === "gap" ? `gap ${r.reason}` : r.type === "line" ? r.message : r.type)),
+    ).toEqual(["gap clock_step", log.expected(log.entries[3]!).message]);
+    log.append(BigInt(T0 + 3_000) * MS, "INFO later");
+    expect(lines(f.poll(T0 + 4_000))).toEqual(["INFO later"]);
+  });
+
+  it("seed 123 046 485: an untimed line only the probe returned is not lost", () => {
+    const o = runSchedule(123_046_485, undefined, { hostileClocks: true });
+    expect(check(o, { unobservable: true })).toBeNull();
+  });
 });
