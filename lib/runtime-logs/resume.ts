@@ -121,9 +121,15 @@ export function selectLines(
     all ??= lines.map((l) => lineHash(hashKey, l.raw));
     return all;
   };
+  // A view without a timed frontier: log order puts everything up to the last far-future line it
+  // certainly delivered behind it, wherever the rules below place the rest.
+  const delivered =
+    T === BEFORE_ALL && chunkStartComplete && state.future.length > 0
+      ? lastDeliveredFuture(lines, state.future, allHashes())
+      : -1;
   if (T === BEFORE_ALL) {
     const placed = placeUntimedRun(lines, state.hashes, chunkStartComplete, allHashes);
-    if (placed !== null) return { ...placed, eff };
+    if (placed !== null) return { ...behind(placed, delivered), eff };
   }
   const group: number[] = [];
   const newer: number[] = [];
@@ -182,7 +188,8 @@ export function selectLines(
     // Every end the remembered run could have: inside a group the chunk holds from its start it ends
     // at ≥ n; a group counted from its start (complete) ends at ≤ n in any chunk that holds part of it.
     // Far-future lines the cursor remembers were delivered: the run ends after those it starts with.
-    const lo = Math.max(startComplete ? n : 0, knownLead(rememberedFuture(state), g, hashAt));
+    let lo = Math.max(startComplete ? n : 0, knownLead(rememberedFuture(state), g, hashAt));
+    while (lo < g && group[lo]! <= delivered) lo++;
     let hi = endOpen ? Math.max(g + h, lo) : g;
     if (state.complete) hi = Math.min(hi, n);
     for (let p = lo; p <= hi; p++) {
@@ -197,7 +204,7 @@ export function selectLines(
     // The remembered run cannot be placed (a line of it is no longer in the read, or the times moved):
     // log order still places the last remembered line the read holds.
     const placed = placeAfterRemembered(state, allHashes);
-    if (placed !== null) return { ...placed, eff };
+    if (placed !== null) return { ...behind(placed, delivered), eff };
   }
   if (unknown) {
     pmin = 0;
@@ -219,7 +226,7 @@ export function selectLines(
   while (c < older.length && older[c]! <= boundary) c++;
   const later = older.slice(c);
   // Chunk order: the group's new tail, the newer lines and the later ones, merged.
-  const take = mergeOrdered(group.slice(pmax), newer, later);
+  const take = mergeOrdered(group.slice(pmax), newer, later).filter((i) => i > delivered);
   if (take.length === 0) return { take, windowGap: false, hold: true, eff, startComplete, steps: [] };
   const windowGap = T !== BEFORE_ALL && (unknown || pmin < pmax || (!startComplete && pmin === 0));
   const ambiguousUntimed = T === BEFORE_ALL && (pmin < pmax || (!chunkStartComplete && pmin === 0));
@@ -289,6 +296,37 @@ function lastRememberedTimed(
     return lines[at]!.key !== null && hashes.indexOf(H[j]!, at + 1) < 0 ? at : -1;
   }
   return -1;
+}
+
+/**
+ * The read position of the last line a view certainly delivered among the far-future lines its
+ * cursor remembers: for a line remembered m times, the m-th line of the read with its hash and a
+ * time (a read that holds everything since its start holds the delivered ones, since an identical
+ * line carries the same time). -1 when the read holds none.
+ */
+function lastDeliveredFuture(
+  lines: readonly RawLine[],
+  future: readonly string[],
+  hashes: readonly string[],
+): number {
+  const left = new Map<string, number>();
+  for (const f of future) left.set(futureHash(f), (left.get(futureHash(f)) ?? 0) + 1);
+  let last = -1;
+  for (let i = 0; i < hashes.length; i++) {
+    const n = left.get(hashes[i]!) ?? 0;
+    if (n === 0 || lines[i]!.key === null) continue;
+    left.set(hashes[i]!, n - 1);
+    if (n === 1) last = i;
+  }
+  return last;
+}
+
+/** A placement without the lines up to `delivered` (read position; -1: none). */
+function behind(placed: Omit<Selection, "eff">, delivered: number): Omit<Selection, "eff"> {
+  if (delivered < 0) return placed;
+  const take = placed.take.filter((i) => i > delivered);
+  if (take.length === placed.take.length) return placed;
+  return { ...placed, take, hold: take.length === 0, windowGap: placed.windowGap && take.length > 0 };
 }
 
 /**

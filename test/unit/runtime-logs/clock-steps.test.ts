@@ -325,6 +325,27 @@ describe("hostile clocks: schedules random sweeps found", () => {
     expect(check(o)).toBeNull();
   });
 
+  it("a node minutes ahead that steps back among its lines: the lines up to the far-future ones it delivered are not shown again", () => {
+    // Every line is far-future, so the frontier has no time; the cursor remembers the last 16 lines
+    // (dated earlier, after the step back) and the 8 farthest. Once the reads start after the last
+    // 16, they still return the older lines up to the farthest: log order puts those behind the view.
+    const log = new ModelLog("u", 0);
+    for (let i = 0; i < 20; i++) log.append(BigInt(T0 + 150_000 + i * 100) * MS, `INFO ahead ${i}`);
+    for (let i = 0; i < 16; i++) log.append(BigInt(T0 + 130_000 + i * 10) * MS, `INFO stepped back ${i}`);
+    const f = follower(log);
+    expect(lines(f.poll(T0 + 1_000))).toHaveLength(36);
+    expect(f.poll(T0 + 140_000)).toEqual([]);
+    expect(f.poll(T0 + 141_000)).toEqual([]);
+    log.append(BigInt(T0 + 141_500) * MS, "INFO on time");
+    expect(lines(f.poll(T0 + 142_000))).toEqual(["INFO on time"]);
+    expect(f.poll(T0 + 143_000)).toEqual([]);
+  });
+
+  it("seed 1 500 005 361: a node minutes ahead that steps back does not show its far-future lines again", () => {
+    const o = runSchedule(1_500_005_361, undefined, { hostileClocks: true });
+    expect(check(o)).toBeNull();
+  });
+
   it("a page cut short whose rest is dated further back than a cursor can be: the gap ends at the last such line", () => {
     // The node's clock steps back two hours within the read, then forward again. The next read
     // cannot reach the lines two hours back (a cursor dated that far back has expired), so they
