@@ -56,11 +56,18 @@ export interface HttpHandlerOptions<D> {
 export function createHttpHandler<D>(options: HttpHandlerOptions<D>) {
   const now = options.now ?? Date.now;
   let deps: Promise<D> | undefined;
+  let loaded: D | undefined;
   const loadDeps = () => {
-    deps ??= options.deps().catch((error: unknown) => {
-      deps = undefined; // a failed cold start is retried by the next request
-      throw error;
-    });
+    deps ??= options.deps().then(
+      (resolved) => {
+        loaded = resolved;
+        return resolved;
+      },
+      (error: unknown) => {
+        deps = undefined; // a failed cold start is retried by the next request
+        throw error;
+      },
+    );
     return deps;
   };
 
@@ -80,7 +87,7 @@ export function createHttpHandler<D>(options: HttpHandlerOptions<D>) {
       try {
         const route = options.route(event);
         if (!route) throw new ServiceError("NOT_FOUND");
-        const resolved = await withinDeadline(scope.deadline, loadDeps());
+        const resolved = loaded ?? (await withinDeadline(scope.deadline, loadDeps()));
         const counters = options.counters?.(resolved);
         const before = counters && { dynamo: counters.dynamo(), cluster: counters.cluster() };
         try {

@@ -21,13 +21,15 @@ export function lazyKubeDriver(load: () => Promise<KubeDriver>): KubeDriver {
     );
     return loading;
   };
+  // Once loaded, a call goes straight to the driver (no extra await per cluster call).
+  const call = <T>(use: (d: KubeDriver) => Promise<T>): Promise<T> =>
+    loaded ? use(loaded) : driver().then(use);
   return {
-    describeRuntime: async (deployment, options) => (await driver()).describeRuntime(deployment, options),
-    observeRuntime: async (deployment, options) => (await driver()).observeRuntime(deployment, options),
-    listReadablePods: async (deployment, options) => (await driver()).listReadablePods(deployment, options),
-    readLog: async (deployment, options) => (await driver()).readLog(deployment, options),
-    checkAccess: async (clusterId, namespace, options) =>
-      (await driver()).checkAccess(clusterId, namespace, options),
+    describeRuntime: (deployment, options) => call((d) => d.describeRuntime(deployment, options)),
+    observeRuntime: (deployment, options) => call((d) => d.observeRuntime(deployment, options)),
+    listReadablePods: (deployment, options) => call((d) => d.listReadablePods(deployment, options)),
+    readLog: (deployment, options) => call((d) => d.readLog(deployment, options)),
+    checkAccess: (clusterId, namespace, options) => call((d) => d.checkAccess(clusterId, namespace, options)),
     get clusterCalls() {
       return loaded?.clusterCalls ?? 0;
     },

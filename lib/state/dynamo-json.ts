@@ -199,6 +199,23 @@ interface SendOptions {
   abortSignal?: AbortSignal;
 }
 
+interface RetryStrategy {
+  acquireInitialRetryToken(scope: string): Promise<{ getRetryDelay(): number; getRetryCount(): number }>;
+  refreshRetryTokenForRetry(
+    token: unknown,
+    info: RetryErrorInfo,
+  ): Promise<{ getRetryDelay(): number; getRetryCount(): number }>;
+  recordSuccess(token: unknown): void;
+}
+
+/** Where and how the direct calls go: the client's endpoint, region and retry settings. */
+interface Route {
+  endpoint: Endpoint;
+  region: string;
+  strategy: RetryStrategy;
+  maxAttempts: number;
+}
+
 /** How the direct calls reach DynamoDB: the SDK handler's agents and its per-attempt timeouts. */
 export interface DirectTransport {
   agents: { http: http.Agent; https: http.Agent };
@@ -226,7 +243,7 @@ function abortError(signal: AbortSignal): Error {
 export class DirectDynamoDBClient extends DynamoDBClient {
   readonly #signer = new SigV4Signer();
   readonly #transport: DirectTransport;
-  #endpoint: Promise<Endpoint> | undefined;
+  #resolved: Promise<Route> | undefined;
   #pool: ConnectionPool | undefined;
   #clockOffsetMs = 0;
 
@@ -253,32 +270,32 @@ export class DirectDynamoDBClient extends DynamoDBClient {
     );
   }
 
-  #resolveEndpoint(): Promise<Endpoint> {
-    this.#endpoint ??= resolveEndpoint(this.config);
-    this.#endpoint.catch(() => {
-      this.#endpoint = undefined;
-    });
-    return this.#endpoint;
+  /** What every call needs of the client's configuration, resolved once (a failure is retried). */
+  #route(): Promise<Route> {
+    if (this.#resolved === undefined) {
+      const config = this.config;
+      this.#resolved = Promise.all([
+        resolveEndpoint(config),
+        config.region(),
+        config.retryStrategy(),
+        config.maxAttempts(),
+      ]).then(([endpoint, region, strategy, maxAttempts]) => ({
+        endpoint,
+        region,
+        // The SDK's own standard strategy (v2 interface): attempts, backoff and the retry quota.
+        strategy: strategy as unknown as RetryStrategy,
+        maxAttempts,
+      }));
+      this.#resolved.catch(() => {
+        this.#resolved = undefined;
+      });
+    }
+    return this.#resolved;
   }
 
   async #direct(operation: string, input: unknown, abortSignal: AbortSignal | undefined): Promise<unknown> {
-    const config = this.config;
-    const [endpoint, region, strategy] = await Promise.all([
-      this.#resolveEndpoint(),
-      config.region(),
-      config.retryStrategy(),
-    ]);
+    const { endpoint, region, strategy: v2, maxAttempts } = await this.#route();
     const body = JSON.stringify(input, toWire);
-    const maxAttempts = await config.maxAttempts();
-    // The SDK's own standard strategy (v2 interface): attempts, backoff and the retry quota.
-    const v2 = strategy as unknown as {
-      acquireInitialRetryToken(scope: string): Promise<{ getRetryDelay(): number; getRetryCount(): number }>;
-      refreshRetryTokenForRetry(
-        token: unknown,
-        info: RetryErrorInfo,
-      ): Promise<{ getRetryDelay(): number; getRetryCount(): number }>;
-      recordSuccess(token: unknown): void;
-    };
     let token = await v2.acquireInitialRetryToken("");
     let attempts = 0;
     let totalRetryDelay = 0;

@@ -65,6 +65,26 @@ describe("HTTP adapter", () => {
     });
   });
 
+  it("builds the dependencies once, with the first request, and again after a build that failed", async () => {
+    const { logger } = capturingLogger();
+    let builds = 0;
+    const handler = createHttpHandler<{ n: number }>({
+      logger,
+      deps: async () => {
+        builds++;
+        if (builds === 1) throw new Error("cold start failed");
+        return { n: builds };
+      },
+      route: () => async (_e, scope, deps) => successResult({ n: deps.n }, scope.requestId),
+    });
+    expect((await handler(event("GET /x"), context())).statusCode).toBe(500);
+    for (let i = 0; i < 3; i++) {
+      const result = await handler(event("GET /x"), context());
+      expect(JSON.parse(result.body as string).data).toEqual({ n: 2 });
+    }
+    expect(builds).toBe(2);
+  });
+
   it("turns an unexpected failure into a generic 500 that leaks nothing", async () => {
     const { invoke, lines } = handlerFor(async () => {
       throw new TypeError("Cannot read properties of undefined (reading 'token sk-live-123')");
