@@ -148,9 +148,24 @@ for (let c = 0; c < 128; c++) {
   if (isTokenChar(c)) ALPHABET[c]! |= 2;
 }
 
-/** Scratch memory up to this size is kept for the next copy; more is not. */
-const KEEP_BYTES = 256 * 1024;
-let scratch = new ArrayBuffer(64 * 1024);
+/**
+ * Scratch memory reused from call to call: grown to the next power of two that fits, and kept
+ * while no larger than 4 MiB (a larger need gets memory of its own each time). A need that outgrew
+ * the kept memory by a little must not allocate (and zero) fresh memory on every call.
+ */
+class Scratch {
+  private memory = new ArrayBuffer(64 * 1024);
+
+  take(bytes: number): ArrayBuffer {
+    if (bytes <= this.memory.byteLength) return this.memory;
+    const size = 2 ** Math.ceil(Math.log2(bytes));
+    const memory = new ArrayBuffer(size);
+    if (size <= 4 * 1024 * 1024) this.memory = memory;
+    return memory;
+  }
+}
+
+const codeScratch = new Scratch();
 
 /**
  * `s` as one code per UTF-16 unit, followed by two zero codes, in scratch memory that the next call
@@ -161,11 +176,7 @@ export function codesOf(s: string, ascii: boolean, other: number, mark: number):
   const n = s.length;
   // UTF-16 units first (2 bytes each, aligned), then the codes.
   const size = 3 * (n + 2);
-  let memory = scratch;
-  if (size > memory.byteLength) {
-    memory = new ArrayBuffer(Math.max(size, 2 * memory.byteLength));
-    if (memory.byteLength <= KEEP_BYTES) scratch = memory;
-  }
+  const memory = codeScratch.take(size);
   const at = 2 * (n + 2);
   const codes = new Uint8Array(memory, at, n + 2);
   if (ascii) {
