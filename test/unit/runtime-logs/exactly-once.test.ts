@@ -11,6 +11,12 @@ import type { LogRecord } from "../../../lib/runtime-logs/index.ts";
 import { type Entry, ModelLog, T0 } from "./harness.ts";
 import { check, runSchedule } from "./model.ts";
 
+/**
+ * The model properties are CPU-bound and deterministic (about 20 s for the hostile-clock one on an
+ * idle 2-core machine): the default timeout would fail them on a loaded machine, not a broken one.
+ */
+const MODEL_TIMEOUT_MS = 180_000;
+
 /** A model log of `lines` (ns after T0, text), and the record the checker expects for each. */
 function modelLines(lines: readonly (readonly [bigint, string])[]) {
   const log = new ModelLog("u", 0);
@@ -26,7 +32,7 @@ function modelLines(lines: readonly (readonly [bigint, string])[]) {
   return { global, line, entries: log.entries };
 }
 
-describe("exactly once or a gap (R2)", () => {
+describe("exactly once or a gap (R2)", { timeout: MODEL_TIMEOUT_MS }, () => {
   it("holds over 1000 random schedules", () => {
     let schedules = 0;
     let polls = 0;
