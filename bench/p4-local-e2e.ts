@@ -12,12 +12,14 @@
  * the kubeconfig's bearer token and the driver's resume query (`sinceTime` = newest line − 2 s,
  * whole seconds).
  *
- * A warm poll is one a warm Lambda container serves: the handler's code paths (the SDK's above all)
- * have run often enough for the JIT, so every follower polls BENCH_P4_WARMUP times (default 40)
- * before anything is measured; a container serving followers makes that many polls in seconds.
+ * A warm poll is one a warm Lambda container serves: the handler's code paths have run often enough
+ * for the JIT, so every follower polls BENCH_P4_WARMUP times (default 200) before anything is
+ * measured. A poll's CPU keeps falling for about that long (the JIT optimizes the once-per-poll
+ * functions last), and a container serving 8 followers every 2 s has made those 1 600 polls in
+ * under 7 minutes.
  *
  * Knobs: BENCH_P4_POLLS (cursor polls per follower, default 60), BENCH_P4_WARMUP (unmeasured polls
- * per follower first, default 40), BENCH_P4_INTERVAL_MS (pause between a follower's polls, default
+ * per follower first, default 200), BENCH_P4_INTERVAL_MS (pause between a follower's polls, default
  * 25), BENCH_CPU_PROFILE (a file: a CPU profile of the measured polls, bench/support/cpu-profile.ts).
  */
 import { type ChildProcess, fork } from "node:child_process";
@@ -146,7 +148,7 @@ class HarnessWork {
 export async function run(): Promise<Record<string, unknown>> {
   const pollsPerFollower = envInt("BENCH_P4_POLLS", 60);
   const intervalMs = envInt("BENCH_P4_INTERVAL_MS", 25);
-  const warmup = envInt("BENCH_P4_WARMUP", 40);
+  const warmup = envInt("BENCH_P4_WARMUP", 200);
   const perRound = Math.max(1, Math.ceil(pollsPerFollower / ROUNDS));
   const load = loadavg()[0] ?? 0;
   const who = principals(FOLLOWERS);
