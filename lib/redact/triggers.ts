@@ -110,7 +110,10 @@ export function compileTriggers(rules: readonly Rule[]): Triggers {
     }
   });
   const sticky = groups.map((g) => new RegExp(g.words.map(escapeWord).join("|"), "iy"));
-  const rest = groups.map((g) => new RegExp(g.words.map(escapeWord).join("|"), "gi"));
+  const anywhere = groups.map((g) => new RegExp(g.words.map(escapeWord).join("|"), "gi"));
+  /** Per group: sticky tests made, and where to test the rest of the text from. */
+  const tests = new Int32Array(groups.length);
+  const restFrom = new Int32Array(groups.length);
   const flags = Int32Array.from(groups, (g) => g.flag);
   /**
    * Per code: run lanes kept alive by it, as an AND mask over two 16-bit run counters (base64 in
@@ -157,38 +160,51 @@ export function compileTriggers(rules: readonly Rule[]): Triggers {
       let out = long & 0x400040 ? runFlags : 0;
       for (let cls = 0, c = hits >>> groups.length; c !== 0; cls++, c >>>= 1)
         if (c & 1) out |= classFlags[cls]!;
-      for (let k = 0, w = hits & wordMask; w !== 0; k++, w >>>= 1) {
-        if ((w & 1) === 0 || (out & flags[k]!) !== 0) continue;
-        if (confirmed(s, k, recorded)) out |= flags[k]!;
-      }
-      return out;
+      return out | confirmed(s, hits & wordMask, out, recorded);
     },
   };
 
   /**
-   * Whether a word of group `k` occurs in `s`: sticky at the first STICKY_TESTS places the pass
-   * recorded for it, then natively over the rest of the text if there is more to it.
+   * The flags of the groups in `groupsFlagged` whose words occur in `s` (`out`: rules already
+   * flagged, whose groups need no test): sticky at the first STICKY_TESTS places the pass recorded
+   * for each (one sweep over the record), then natively over the rest of the text if there is more.
    */
-  function confirmed(s: string, k: number, recorded: number): boolean {
-    const bit = 1 << k;
-    const word = sticky[k]!;
-    let tests = 0;
-    let from = -1;
-    for (let j = 0; j < recorded; j++) {
-      if ((flagged[j]! & bit) === 0) continue;
-      word.lastIndex = at[j]!;
-      if (word.test(s)) return true;
-      if (++tests === STICKY_TESTS) {
-        from = at[j]! + 1;
-        break;
+  function confirmed(s: string, groupsFlagged: number, out: number, recorded: number): number {
+    let found = 0;
+    /** Groups still to confirm by sticky tests. */
+    let pending = 0;
+    for (let k = 0, w = groupsFlagged; w !== 0; k++, w >>>= 1)
+      if ((w & 1) !== 0 && (out & flags[k]!) === 0) pending |= 1 << k;
+    /** Groups to test over the rest of the text, from `restFrom`. */
+    let rest = 0;
+    tests.fill(0);
+    for (let j = 0; j < recorded && pending !== 0; j++) {
+      for (let w = flagged[j]! & pending; w !== 0; w &= w - 1) {
+        const k = 31 - Math.clz32(w & -w);
+        const word = sticky[k]!;
+        word.lastIndex = at[j]!;
+        if (word.test(s)) {
+          found |= flags[k]!;
+          pending &= ~(1 << k);
+        } else if (++tests[k]! === STICKY_TESTS) {
+          restFrom[k] = at[j]! + 1;
+          rest |= 1 << k;
+          pending &= ~(1 << k);
+        }
       }
     }
-    if (from < 0) {
-      if (recorded < RECORDED) return false;
-      from = at[RECORDED - 1]! + 1;
+    // The record ran out: the groups still pending may occur past it.
+    if (recorded === RECORDED) {
+      for (let k = 0, w = pending; w !== 0; k++, w >>>= 1)
+        if ((w & 1) !== 0) restFrom[k] = at[RECORDED - 1]! + 1;
+      rest |= pending;
     }
-    const any = rest[k]!;
-    any.lastIndex = from;
-    return any.test(s);
+    for (let k = 0, w = rest; w !== 0; k++, w >>>= 1) {
+      if ((w & 1) === 0 || (found & flags[k]!) !== 0) continue;
+      const any = anywhere[k]!;
+      any.lastIndex = restFrom[k]!;
+      if (any.test(s)) found |= flags[k]!;
+    }
+    return found;
   }
 }
