@@ -52,9 +52,6 @@ export function splice(s: string, spans: number[], reps: string[]): string {
   let li = 0;
   /** How much shorter the new text is than `s` before the current span. */
   let shift = 0;
-  // Pieces joined once: appending thousands of pieces to one string is quadratic-ish in V8.
-  const out: string[] = [];
-  let from = 0;
   for (let k = 0; k < reps.length; k++) {
     const start = spans[2 * k]!;
     const end = spans[2 * k + 1]!;
@@ -67,16 +64,50 @@ export function splice(s: string, spans: number[], reps: string[]): string {
     nextAt.push(start - shift);
     nextCovers.push(covered);
     shift += end - start - 1;
-    out.push(s.slice(from, start), reps[k]!);
-    from = end;
   }
   for (; li < at.length; li++) {
     nextAt.push(at[li]! - shift);
     nextCovers.push(covers[li]!);
   }
   ledger = { at: nextAt, covers: nextCovers, ascii: ledger.ascii };
+  if (LITTLE_ENDIAN && manySpans(reps.length, s.length)) return spliceByUnits(s, spans, reps);
+  // Pieces joined once: appending thousands of pieces to one string is quadratic-ish in V8.
+  const out: string[] = [];
+  let from = 0;
+  for (let k = 0; k < reps.length; k++) {
+    out.push(s.slice(from, spans[2 * k]!), reps[k]!);
+    from = spans[2 * k + 1]!;
+  }
   out.push(s.slice(from));
   return out.join("");
+}
+
+/**
+ * Whether `count` spans over a text of `length` characters are spliced faster by copying the text
+ * through scratch memory (about a nanosecond a character) than by joining its pieces (tens of
+ * nanoseconds a piece).
+ */
+export const manySpans = (count: number, length: number): boolean => count >= 64 && 32 * count >= length;
+
+const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
+
+/** `splice`'s text for many spans: `s` copied as UTF-16 into scratch memory, then copied past it with the markers. */
+function spliceByUnits(s: string, spans: number[], reps: string[]): string {
+  const n = s.length;
+  // The new text is no longer than `s` plus one marker per (empty) span.
+  const memory = unitScratch.take(2 * (2 * n + reps.length));
+  Buffer.from(memory, 0, 2 * n).write(s, 0, 2 * n, "utf16le");
+  const units = new Uint16Array(memory, 0, 2 * n + reps.length);
+  let o = n;
+  let from = 0;
+  for (let k = 0; k < reps.length; k++) {
+    const start = spans[2 * k]!;
+    for (let i = from; i < start; i++) units[o++] = units[i]!;
+    units[o++] = reps[k]!.charCodeAt(0);
+    from = spans[2 * k + 1]!;
+  }
+  for (let i = from; i < n; i++) units[o++] = units[i]!;
+  return Buffer.from(memory, 2 * n, 2 * (o - n)).toString("utf16le");
 }
 
 /** Whether [a, b) is exactly one run of one placeholder (an earlier redaction or a pseudonym). */
@@ -166,6 +197,7 @@ class Scratch {
 }
 
 const codeScratch = new Scratch();
+const unitScratch = new Scratch();
 
 /**
  * `s` as one code per UTF-16 unit, followed by two zero codes, in scratch memory that the next call

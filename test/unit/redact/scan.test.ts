@@ -23,10 +23,33 @@ const ALL = (1 << RULES.length) - 1;
 /** What `textCodes` must say of one UTF-16 unit. */
 const expectedCode = (c: number): number => (c < 128 ? c : isPlaceholder(c) ? MARK_CODE : OTHER_CODE);
 
-/** Rounds of random spans masked one after another, as the chain's rules do. */
-const rounds = fc.array(fc.array(fc.tuple(fc.nat(), fc.nat(6)), { maxLength: 8 }), { maxLength: 5 });
+/** A span: how far past the previous one it starts, and how long it is. */
+const span = (gap: number): fc.Arbitrary<[number, number]> => fc.tuple(fc.nat(gap), fc.nat(6));
+/**
+ * Rounds of random spans masked one after another, as the chain's rules do: a few spans, or about
+ * as many as make `splice` copy the text through scratch memory instead of joining pieces.
+ */
+const rounds = fc.array(
+  fc.oneof(fc.array(span(12), { maxLength: 8 }), fc.array(span(3), { minLength: 60, maxLength: 70 })),
+  { maxLength: 4 },
+);
+/** Short texts, and texts long enough for about 64 spans. */
+const text = (unit: "binary" | "binary-ascii"): fc.Arbitrary<string> =>
+  fc.oneof(fc.string({ unit, maxLength: 80 }), fc.string({ unit, minLength: 400, maxLength: 900 }));
+const MARKERS = Object.values(M);
 
-/** Mask `rounds` over `text` with a fresh ledger, checking the ledger and the codes after each. */
+/** `s` with the spans replaced, put together the plain way. */
+function spliced(s: string, spans: number[], reps: string[]): string {
+  let out = "";
+  let from = 0;
+  reps.forEach((rep, k) => {
+    out += s.slice(from, spans[2 * k]) + rep;
+    from = spans[2 * k + 1]!;
+  });
+  return out + s.slice(from);
+}
+
+/** Mask `rounds` over `text` with a fresh ledger, checking the text, the ledger and the codes after each. */
 function spliceAndCheck(text: string, ascii: boolean, cuts: Array<Array<[number, number]>>): void {
   startLedger(ascii);
   let s = text;
@@ -35,37 +58,50 @@ function spliceAndCheck(text: string, ascii: boolean, cuts: Array<Array<[number,
     const reps: string[] = [];
     let from = 0;
     for (const [skip, len] of round) {
-      const start = from + (s.length > from ? skip % (s.length - from + 1) : 0);
+      const start = Math.min(s.length, from + skip);
       const end = Math.min(s.length, start + len);
-      if (start > s.length) break;
       spans.push(start, end);
-      reps.push(M["key-value"]);
+      reps.push(MARKERS[reps.length % MARKERS.length]!);
       from = end + 1;
       if (from > s.length) break;
     }
+    const expected = spliced(s, spans, reps);
     s = splice(s, spans, reps);
+    expect(s).toBe(expected);
     const { at } = currentLedger();
     const marks = Array.from({ length: s.length }, (_, i) => i).filter((i) => isPlaceholder(s.charCodeAt(i)));
     expect(at).toEqual(marks);
     const codes = textCodes(s);
-    for (let i = 0; i < s.length; i++) expect(codes[i]).toBe(expectedCode(s.charCodeAt(i)));
-    expect([codes[s.length], codes[s.length + 1]]).toEqual([0, 0]);
+    const expectedCodes = Array.from({ length: s.length + 2 }, (_, i) =>
+      i < s.length ? expectedCode(s.charCodeAt(i)) : 0,
+    );
+    expect(Array.from(codes.subarray(0, s.length + 2))).toEqual(expectedCodes);
   }
 }
 
 describe("ledger and codes", () => {
+  it("splices many spans the same either side of where it copies instead of joining", () => {
+    for (const count of [62, 63, 64, 65]) {
+      for (const length of [32 * count - 1, 32 * count, 32 * count + 1]) {
+        const text = Array.from({ length }, (_, i) => String.fromCharCode(33 + ((i * 7) % 90))).join("");
+        const spans = Array.from({ length: count }, (_, k) => [k * 30 + 3, k * 30 + 3 + (k % 5)]).flat();
+        const reps = spans.filter((_, i) => i % 2 === 0).map((_, k) => MARKERS[k % MARKERS.length]!);
+        startLedger(true);
+        expect(splice(text, spans, reps)).toBe(spliced(text, spans, reps));
+      }
+    }
+  });
+
   it("an ASCII text copied natively: placeholders set from the ledger after every splice", () => {
     fc.assert(
-      fc.property(fc.string({ unit: "binary-ascii", maxLength: 80 }), rounds, (text, cuts) =>
-        spliceAndCheck(text, true, cuts),
-      ),
+      fc.property(text("binary-ascii"), rounds, (text, cuts) => spliceAndCheck(text, true, cuts)),
       { numRuns: 500 },
     );
   });
 
   it("any text copied character by character", () => {
     fc.assert(
-      fc.property(fc.string({ unit: "binary", maxLength: 80 }), rounds, (text, cuts) =>
+      fc.property(text("binary"), rounds, (text, cuts) =>
         spliceAndCheck(text.replace(/[\ue000-\uf8ff]/g, "\ufffd"), false, cuts),
       ),
       { numRuns: 500 },
