@@ -23,6 +23,16 @@ export class ClusterHttpError extends Error {
 /** The per-call timer fired (the request's own signal may not have). */
 export class CallTimeoutError extends Error {
   override name = "CallTimeoutError";
+  /**
+   * The timer was the request deadline's. Node's timers count from the event loop's cached time,
+   * so one may fire a millisecond or more before the deadline by the wall clock: the deadline
+   * passed all the same.
+   */
+  readonly atDeadline: boolean;
+  constructor(message: string, atDeadline = false) {
+    super(message);
+    this.atDeadline = atDeadline;
+  }
 }
 
 /** A response body larger than the call allows. */
@@ -77,7 +87,10 @@ export function toServiceError(error: unknown, scope: ErrorScope): ServiceError 
     });
   }
   if (isAbort(error) || scope.requestSignal.aborted) {
-    const deadlinePassed = scope.requestSignal.aborted || scope.now() >= scope.deadline;
+    const deadlinePassed =
+      scope.requestSignal.aborted ||
+      (error instanceof CallTimeoutError && error.atDeadline) ||
+      scope.now() >= scope.deadline;
     return new ServiceError(deadlinePassed ? "RUNTIME_LOGS_TIMEOUT" : "RUNTIME_LOGS_UNAVAILABLE", {
       internal: `${where}: ${deadlinePassed ? "request deadline passed" : "call timed out"}`,
     });

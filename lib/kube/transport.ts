@@ -130,8 +130,12 @@ export function callSignal(
   }
   const onAbort = () => controller.abort(requestSignal.reason);
   requestSignal.addEventListener("abort", onAbort, { once: true });
-  const wait = Math.max(0, Math.min(timeoutMs, deadline - now()));
-  const timer = setTimeout(() => controller.abort(new CallTimeoutError("cluster call timed out")), wait);
+  const left = deadline - now();
+  const atDeadline = left <= timeoutMs;
+  const timer = setTimeout(
+    () => controller.abort(new CallTimeoutError("cluster call timed out", atDeadline)),
+    Math.max(0, atDeadline ? left : timeoutMs),
+  );
   return {
     signal: controller.signal,
     dispose: () => {

@@ -1,6 +1,6 @@
 import { urlToHttpOptions } from "node:url";
 import { describe, expect, it } from "vitest";
-import { CallTimeoutError } from "../../../lib/kube/errors.ts";
+import { CallTimeoutError, toServiceError } from "../../../lib/kube/errors.ts";
 import { callSignal, requestTarget } from "../../../lib/kube/transport.ts";
 
 describe("requestTarget", () => {
@@ -63,5 +63,26 @@ describe("callSignal", () => {
     await new Promise((resolve) => timed.signal.addEventListener("abort", resolve, { once: true }));
     expect(timed.signal.reason).toBeInstanceOf(CallTimeoutError);
     timed.dispose();
+  });
+
+  it("tells the deadline's timer from the call's, whatever the clock reads when it fires", async () => {
+    // Node's timers count from the loop's cached time, so the deadline's timer can fire while the
+    // wall clock still reads just before the deadline: frozen here at 1 000, the deadline at 1 001.
+    const scope = (deadline: number) => ({
+      clusterId: "c1",
+      operation: "list pods",
+      requestSignal: new AbortController().signal,
+      deadline,
+      now,
+    });
+    const fired = async (timeoutMs: number, deadline: number) => {
+      const call = callSignal(new AbortController().signal, timeoutMs, deadline, now);
+      await new Promise((resolve) => call.signal.addEventListener("abort", resolve, { once: true }));
+      call.dispose();
+      return toServiceError(call.signal.reason, scope(deadline)).code;
+    };
+    expect(await fired(5_000, 1_001)).toBe("RUNTIME_LOGS_TIMEOUT");
+    expect(await fired(1, 1_001)).toBe("RUNTIME_LOGS_TIMEOUT"); // a tie: the deadline's too
+    expect(await fired(1, 1_005)).toBe("RUNTIME_LOGS_UNAVAILABLE");
   });
 });
