@@ -8,8 +8,9 @@
  *
  * Connections are opened by an `http.Agent` or `https.Agent` (its `createConnection` with its own
  * options, so TLS settings stay where they are made), pooled per agent and origin, newest reused
- * first, closed by the agent's idle `timeout`. An answer that breaks the framing rules fails its
- * call and closes its connection: nothing after it is read as another answer.
+ * first, closed by the agent's idle `timeout`; the agent's `maxSockets` is not applied (a container
+ * serves one request at a time: at most two calls at once). An answer that breaks the framing
+ * rules fails its call and closes its connection: nothing after it is read as another answer.
  */
 import type http from "node:http";
 import { isIP, type Socket } from "node:net";

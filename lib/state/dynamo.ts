@@ -68,8 +68,8 @@ export function localDynamoOptions(endpoint: string): DynamoOptions {
 
 export function createDynamo(options: DynamoOptions = {}): Dynamo {
   const calls = options.counter ?? new CallCounter();
-  // The SDK handler's own defaults (keep-alive, 50 sockets), made here so the direct calls open
-  // their connections with the same settings.
+  // The SDK handler's own defaults (keep-alive, 50 sockets for its calls), made here so the
+  // direct calls open their connections with the same settings.
   const agents = {
     http: new http.Agent({ keepAlive: true, maxSockets: 50 }),
     https: new https.Agent({ keepAlive: true, maxSockets: 50 }),
