@@ -60,13 +60,9 @@ const IDENTITY_WORDS: Rule = { name: "identity", words: ["sender", "session"], a
 export const TRIGGERS = compileTriggers([...RULES, IDENTITY_WORDS]);
 const F_IDENTITY = 1 << RULES.length;
 
-/** Rules that read the lower-cased text. */
-const NEEDS_LOWER = RULES.reduce((f, r, k) => (r.needsLower === true ? f | (1 << k) : f), 0);
-
 /** Run the rules whose triggers `f` found, in order. */
 export function redactChain(s: string, f: number): string {
-  const lower = f & NEEDS_LOWER ? s.toLowerCase() : "";
-  for (let k = 0; k < RULES.length; k++) if (f & (1 << k)) s = RULES[k]!.apply(s, lower);
+  for (let k = 0; k < RULES.length; k++) if (f & (1 << k)) s = RULES[k]!.apply(s);
   return s;
 }
 

@@ -16,8 +16,6 @@ export interface Rule {
   readonly prefixes?: readonly string[];
   /** Also triggered by a run of ≥ 40 characters of the base64 or base64url alphabet. */
   readonly longRun?: boolean;
-  /** Whether `apply` reads the lower-cased text. */
-  readonly needsLower?: boolean;
-  /** The text with every match replaced by one marker; `lower` is `s.toLowerCase()` or "". */
-  apply(s: string, lower: string): string;
+  /** The text with every match replaced by one marker. */
+  apply(s: string): string;
 }

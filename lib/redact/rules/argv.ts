@@ -18,7 +18,7 @@ const VAULT = /\bvault\s+login\s+/g;
 /** The commands named above, found in one native scan first: most text names none of them. */
 const COMMANDS = /mysql|mariadb|redis-cli|sshpass|vault/;
 
-function argvRule(s: string, lower: string): string {
+function argvRule(s: string): string {
   const found: Array<[number, number]> = [];
   const add = (start: number, end: number): number => {
     found.push([start, end]);
@@ -50,8 +50,8 @@ function argvRule(s: string, lower: string): string {
     const colon = s.indexOf(":", v);
     if (colon > v && colon < end - 1) USER_FLAGS.lastIndex = add(v, end);
   }
-  const commands = COMMANDS.test(lower);
-  const mysql = commands && (lower.includes("mysql") || lower.includes("mariadb")) ? MYSQL.exec(s) : null;
+  const commands = COMMANDS.test(s);
+  const mysql = commands && (s.includes("mysql") || s.includes("mariadb")) ? MYSQL.exec(s) : null;
   if (mysql !== null) {
     MYSQL_P.lastIndex = mysql.index;
     while (MYSQL_P.test(s)) {
@@ -70,14 +70,14 @@ function argvRule(s: string, lower: string): string {
   }
   /** After `command` appears, the value of each `flag` is a secret (`redis-cli -a`, `sshpass -p`). */
   const flagValuesAfter = (word: string, command: RegExp, flag: RegExp): void => {
-    const at = commands && lower.includes(word) ? command.exec(s) : null;
+    const at = commands && s.includes(word) ? command.exec(s) : null;
     if (at === null) return;
     flag.lastIndex = at.index;
     while (flag.test(s)) flag.lastIndex = valueAfter(flag.lastIndex);
   };
   flagValuesAfter("redis-cli", REDIS, REDIS_A);
   flagValuesAfter("sshpass", SSHPASS, SSHPASS_P);
-  if (commands && lower.includes("vault")) {
+  if (commands && s.includes("vault")) {
     VAULT.lastIndex = 0;
     while (VAULT.test(s)) {
       const v = VAULT.lastIndex;
@@ -104,6 +104,5 @@ function argvRule(s: string, lower: string): string {
 export const argv: Rule = {
   name: "argv",
   words: ["--", "-u", "-p", "-a", "vault"],
-  needsLower: true,
   apply: argvRule,
 };

@@ -19,57 +19,51 @@ const isB64Token = (c: number): boolean =>
   c === /* slash */ 47 ||
   c === /* = */ 61;
 
-function authSchemesRule(s: string, lower: string): string {
+function authSchemesRule(s: string): string {
   const spans: number[] = [];
   const reps: string[] = [];
   const found: Array<[number, number, string]> = [];
-  if (lower.includes("bearer")) {
-    BEARER.lastIndex = 0;
-    for (let m = BEARER.exec(s); m !== null; m = BEARER.exec(s)) {
-      let j = BEARER.lastIndex;
-      let digit = false;
-      while (j < s.length && (isB64Token(s.charCodeAt(j)) || isPlaceholder(s.charCodeAt(j)))) {
-        const c = s.charCodeAt(j);
-        if (c >= /* 0 */ 48 && c <= /* 9 */ 57) digit = true;
-        j++;
-      }
-      if (digit) {
-        found.push([m.index, j, M.bearer]);
-        BEARER.lastIndex = j;
-      }
+  BEARER.lastIndex = 0;
+  for (let m = BEARER.exec(s); m !== null; m = BEARER.exec(s)) {
+    let j = BEARER.lastIndex;
+    let digit = false;
+    while (j < s.length && (isB64Token(s.charCodeAt(j)) || isPlaceholder(s.charCodeAt(j)))) {
+      const c = s.charCodeAt(j);
+      if (c >= /* 0 */ 48 && c <= /* 9 */ 57) digit = true;
+      j++;
+    }
+    if (digit) {
+      found.push([m.index, j, M.bearer]);
+      BEARER.lastIndex = j;
     }
   }
-  if (lower.includes("basic")) {
-    BASIC.lastIndex = 0;
-    for (let m = BASIC.exec(s); m !== null; m = BASIC.exec(s)) {
-      const v = BASIC.lastIndex;
-      let j = v;
-      while (j < s.length) {
-        const c = s.charCodeAt(j);
-        if (isAlnum(c) || c === /* + */ 43 || c === /* slash */ 47) j++;
-        else break;
-      }
-      while (j < s.length && s.charCodeAt(j) === /* = */ 61 && j - v < 1100) j++;
-      if (j - v >= 8 && j - v <= 1024 && (j - v) % 4 === 0 && decodesToUserPass(s.slice(v, j))) {
-        found.push([m.index, j, M.basic]);
-        BASIC.lastIndex = j;
-      }
+  BASIC.lastIndex = 0;
+  for (let m = BASIC.exec(s); m !== null; m = BASIC.exec(s)) {
+    const v = BASIC.lastIndex;
+    let j = v;
+    while (j < s.length) {
+      const c = s.charCodeAt(j);
+      if (isAlnum(c) || c === /* + */ 43 || c === /* slash */ 47) j++;
+      else break;
+    }
+    while (j < s.length && s.charCodeAt(j) === /* = */ 61 && j - v < 1100) j++;
+    if (j - v >= 8 && j - v <= 1024 && (j - v) % 4 === 0 && decodesToUserPass(s.slice(v, j))) {
+      found.push([m.index, j, M.basic]);
+      BASIC.lastIndex = j;
     }
   }
-  if (lower.includes("login")) {
-    NETRC.lastIndex = 0;
-    for (let m = NETRC.exec(s); m !== null; m = NETRC.exec(s)) {
-      const userEnd = wordEnd(s, NETRC.lastIndex);
-      if (userEnd === NETRC.lastIndex) continue;
-      const p = skipBlanks(s, userEnd);
-      if (p === userEnd || !wordAt(s, p, "password")) continue;
-      const v = skipBlanks(s, p + 8);
-      if (v === p + 8) continue;
-      const end = wordEnd(s, v);
-      if (end === v) continue;
-      found.push([m.index, end, M.netrc]);
-      NETRC.lastIndex = end;
-    }
+  NETRC.lastIndex = 0;
+  for (let m = NETRC.exec(s); m !== null; m = NETRC.exec(s)) {
+    const userEnd = wordEnd(s, NETRC.lastIndex);
+    if (userEnd === NETRC.lastIndex) continue;
+    const p = skipBlanks(s, userEnd);
+    if (p === userEnd || !wordAt(s, p, "password")) continue;
+    const v = skipBlanks(s, p + 8);
+    if (v === p + 8) continue;
+    const end = wordEnd(s, v);
+    if (end === v) continue;
+    found.push([m.index, end, M.netrc]);
+    NETRC.lastIndex = end;
   }
   if (found.length === 0) return s;
   found.sort((a, b) => a[0] - b[0]);
@@ -94,6 +88,5 @@ function decodesToUserPass(b64: string): boolean {
 export const authSchemes: Rule = {
   name: "auth-schemes",
   words: ["bearer", "basic", "login"],
-  needsLower: true,
   apply: authSchemesRule,
 };
