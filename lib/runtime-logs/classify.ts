@@ -284,17 +284,47 @@ const withheldContent = (reason: WithheldReason): WithheldContent => WITHHELD[re
 /** A PEM body line (base64 and padding) or a PEM header (`Proc-Type: 4,ENCRYPTED`): one native test. */
 const PEM_BODY_OR_HEADER = /^(?:[A-Za-z0-9+/=]*$|[A-Za-z][A-Za-z0-9-]{0,63}: \S)/;
 
-function pemShape(s: string): Pem {
-  // Both markers hold five dashes: one scan tells almost every line it has neither.
-  const dashes = s.indexOf("-----");
+/** A PEM body line's characters: base64 and its padding. */
+const isBase64 = (c: number): boolean =>
+  (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 47 || c === 61;
+
+/**
+ * Whether PEM_BODY_OR_HEADER may match `t`, told by its first word: a body is base64 to its end,
+ * and a header's name (letters, digits, dashes) ends at a colon. Most lines end that word with a
+ * space or a bracket within a few characters and need no regex.
+ */
+function mayBePemBodyOrHeader(t: string): boolean {
+  let i = 0;
+  while (i < t.length && isBase64(t.charCodeAt(i))) i++;
+  if (i === t.length) return true;
+  const c = t.charCodeAt(i);
+  return c === 58 || c === 45; // `:` ends a header's name, `-` may continue it
+}
+
+/** `dashes`: where `s` first holds five dashes (both markers do), or -1. */
+function pemShape(s: string, dashes = s.indexOf("-----")): Pem {
   if (dashes >= 0) {
     const begin = s.indexOf("-----BEGIN ", dashes);
     if (begin >= 0) return s.indexOf("-----END ", begin) > 0 ? Pem.BeginEnd : Pem.Begin;
     if (s.includes("-----END ", dashes)) return Pem.End;
   }
   const t = s.trim();
-  if (t.length <= 128 && PEM_BODY_OR_HEADER.test(t)) return Pem.Shaped;
+  if (t.length <= 128 && mayBePemBodyOrHeader(t) && PEM_BODY_OR_HEADER.test(t)) return Pem.Shaped;
   return Pem.None;
+}
+
+/**
+ * The shape masking goes by (docs/pipeline.md §6): the line's PEM shape, or Begin for a BEGIN
+ * marker that no END follows wherever it sits in the line, even inside text that is withheld, cut
+ * or filtered (Go's `{Name:tls Key:-----BEGIN EC PRIVATE KEY-----`).
+ */
+function maskingShape(shape: Pem, raw: string): Pem {
+  if (shape === Pem.Begin) return shape;
+  // A forward scan first: it is fast, and almost no line holds a marker.
+  if (raw.indexOf("-----BEGIN ") < 0) return shape;
+  const begin = raw.lastIndexOf("-----BEGIN ");
+  if (raw.indexOf("-----END ", begin) < 0) return Pem.Begin;
+  return shape;
 }
 
 /** Redact one outgoing string, identities pseudonymized with the context's key. */
@@ -327,6 +357,8 @@ export class LineClassifier {
   readonly run: JsonRunState;
   /** PEM shape of the line classified last (docs/pipeline.md §6). */
   pem: Pem = Pem.None;
+  /** The shape masking across lines goes by for that line (maskingShape). */
+  maskShape: Pem = Pem.None;
   /**
    * Bytes of `JSON.stringify` of the line record returned last, measured as it was built (the page
    * sums them against its budget, pipeline.md §7); meaningless after withheld content.
@@ -335,6 +367,8 @@ export class LineClassifier {
   private readonly options: RedactOptions;
   /** Whether the JSON text of the line being classified holds an escape. */
   private escaped = true;
+  /** The line being classified was scanned whole for five dashes, and holds none: no marker. */
+  private noDashes = false;
 
   constructor(ctx: ClassifyContext, run: JsonRunState = { depth: 0 }) {
     this.options = { identity: ctx };
@@ -348,12 +382,19 @@ export class LineClassifier {
 
   /**
    * One line: its record (with `time` in its place, so the page adds nothing to it) or the reason
-   * it is withheld; its PEM shape is left in `pem`, its record's size in `bytes`. `time` is the
-   * line's parsed kubelet time, or null.
+   * it is withheld; its PEM shapes are left in `pem` and `maskShape`, its record's size in `bytes`.
+   * `time` is the line's parsed kubelet time, or null.
    */
   line(raw: string, time: string | null): LineRecord | WithheldContent {
-    const run = this.run;
     this.pem = Pem.None;
+    this.noDashes = false;
+    const content = this.content(raw, time);
+    this.maskShape = this.noDashes ? this.pem : maskingShape(this.pem, raw);
+    return content;
+  }
+
+  private content(raw: string, time: string | null): LineRecord | WithheldContent {
+    const run = this.run;
     if (raw.length > MAX_INPUT_LINE_BYTES / 3 && utf8Length(raw) > MAX_INPUT_LINE_BYTES) {
       run.depth = 0;
       return withheldContent("oversized");
@@ -382,8 +423,9 @@ export class LineClassifier {
       return withheldContent("malformed");
     }
 
-    const pem = pemShape(text);
-    this.pem = pem;
+    const dashes = text.indexOf("-----");
+    this.pem = pemShape(text, dashes);
+    this.noDashes = dashes < 0 && text === raw;
     if (text.length > MAX_TEXT_BYTES / 3 && utf8Length(text) > MAX_TEXT_BYTES)
       return withheldContent("oversized");
     const level = plainLevel(text);

@@ -344,10 +344,9 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
     const to = Math.min(take.length, done + CLASSIFY_BATCH);
     for (let q = done; q < to; q++) {
       const line = lines[take[q]!]!;
-      const text = line.text;
-      contents[q] = classifier.line(text, line.time);
+      contents[q] = classifier.line(line.text, line.time);
       classified.pem[q] = classifier.pem;
-      classified.shape[q] = shapeOf(classifier.pem, text);
+      classified.shape[q] = classifier.maskShape;
       classified.bytes[q] = classifier.bytes;
     }
     pem.advance(done, to);
@@ -480,7 +479,7 @@ function envelope(page: LogPage, requestId: string): string {
 interface Classified {
   content: (LineRecord | WithheldContent)[];
   pem: Uint8Array;
-  /** Its shape for masking: `pem`, or Begin for a line that opens a block anywhere in it (shapeOf). */
+  /** The shape masking goes by: `pem`, or Begin for a line that opens a block anywhere in it. */
   shape: Uint8Array;
   /** The bytes of each line record, as the classifier measured it. */
   bytes: Uint32Array;
@@ -645,20 +644,6 @@ class PemMasker {
     this.fromCarry = fromCarry;
     this.prevKey = prevKey;
   }
-}
-
-/**
- * A line's PEM shape, with one addition to what classification saw: a BEGIN marker that no END
- * follows opens a block wherever it sits in the line, even inside text that is withheld, cut or
- * filtered (Go's `{Name:tls Key:-----BEGIN EC PRIVATE KEY-----`).
- */
-function shapeOf(classified: Pem, text: string): Pem {
-  if (classified === Pem.Begin) return classified;
-  // A forward scan first: it is fast, and almost no line holds a marker.
-  if (text.indexOf("-----BEGIN ") < 0) return classified;
-  const begin = text.lastIndexOf("-----BEGIN ");
-  if (text.indexOf("-----END ", begin) < 0) return Pem.Begin;
-  return classified;
 }
 
 interface NextStateInput {

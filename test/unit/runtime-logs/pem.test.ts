@@ -2,7 +2,9 @@
  * PEM blocks across lines and pages (docs/pipeline.md §6): a block split at every line between two pages
  * never shows its body; reordered or missing times keep it masked.
  */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { LineClassifier, Pem } from "../../../lib/runtime-logs/classify.ts";
 import {
   buildLogPage,
   type CursorState,
@@ -135,5 +137,67 @@ describe("PEM across lines and pages", () => {
       ...BLOCK.slice(1).map(() => "[redacted:pem]"),
       "INFO after",
     ]);
+  });
+});
+
+describe("a line's PEM shapes", () => {
+  // The rules of docs/pipeline.md §6 written plainly, as the oracle.
+  const MARKERLESS = /^(?:[A-Za-z0-9+/=]*$|[A-Za-z][A-Za-z0-9-]{0,63}: \S)/;
+  function shapeOfText(s: string): Pem {
+    const d = s.indexOf("-----");
+    if (d >= 0) {
+      const b = s.indexOf("-----BEGIN ", d);
+      if (b >= 0) return s.indexOf("-----END ", b) > 0 ? Pem.BeginEnd : Pem.Begin;
+      if (s.includes("-----END ", d)) return Pem.End;
+    }
+    const t = s.trim();
+    return t.length <= 128 && MARKERLESS.test(t) ? Pem.Shaped : Pem.None;
+  }
+  function masking(shape: Pem, raw: string): Pem {
+    if (shape === Pem.Begin) return shape;
+    const b = raw.lastIndexOf("-----BEGIN ");
+    return b >= 0 && raw.indexOf("-----END ", b) < 0 ? Pem.Begin : shape;
+  }
+  const piece = fc.constantFrom(
+    "A",
+    "z",
+    "0",
+    "+",
+    "/",
+    "=",
+    ":",
+    ": ",
+    "-",
+    " ",
+    "[x]",
+    "é",
+    "\t",
+    "\u001b-",
+    "\u001b",
+    "\u0007",
+    "Proc-Type: 4,ENCRYPTED",
+    "ERROR ",
+    "-----BEGIN RSA PRIVATE KEY-----",
+    "-----END RSA PRIVATE KEY-----",
+    "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunVTLw7onLRnrq0",
+    '{"level":"error","message":"',
+    '"}',
+  );
+  const line = fc.array(piece, { maxLength: 10 }).map((a) => a.join(""));
+
+  it("are the shape of the text, and Begin for a BEGIN no END follows anywhere in the line", () => {
+    fc.assert(
+      fc.property(line, (raw) => {
+        // A classifier per line: no pretty-printed JSON run carried from the line before.
+        const classifier = new LineClassifier({ identityKey: IDENTITY, namespaceId: "ns-a" });
+        classifier.line(raw, null);
+        // Plain text lines take the text's shape; every line masks by the marker rule.
+        if (!/^ *[{["]/.test(raw) && !/[\u0000-\u001f\u007f-\u009f]/.test(raw)) {
+          expect(classifier.pem).toBe(shapeOfText(raw));
+        }
+        expect(classifier.maskShape).toBe(masking(classifier.pem, raw));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
