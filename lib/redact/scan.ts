@@ -95,9 +95,8 @@ const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
 function spliceByUnits(s: string, spans: number[], reps: string[]): string {
   const n = s.length;
   // The new text is no longer than `s` plus one marker per (empty) span.
-  const memory = unitScratch.take(2 * (2 * n + reps.length));
-  Buffer.from(memory, 0, 2 * n).write(s, 0, 2 * n, "utf16le");
-  const units = new Uint16Array(memory, 0, 2 * n + reps.length);
+  const { bytes, units } = take(unitScratch, 2 * (2 * n + reps.length));
+  bytes.write(s, 0, 2 * n, "utf16le");
   let o = n;
   let from = 0;
   for (let k = 0; k < reps.length; k++) {
@@ -107,7 +106,7 @@ function spliceByUnits(s: string, spans: number[], reps: string[]): string {
     from = spans[2 * k + 1]!;
   }
   for (let i = from; i < n; i++) units[o++] = units[i]!;
-  return Buffer.from(memory, 2 * n, 2 * (o - n)).toString("utf16le");
+  return bytes.toString("utf16le", 2 * n, 2 * o);
 }
 
 /** Whether [a, b) is exactly one run of one placeholder (an earlier redaction or a pseudonym). */
@@ -185,39 +184,48 @@ for (let c = 0; c < 128; c++) {
  * the kept memory by a little must not allocate (and zero) fresh memory on every call.
  */
 class Scratch {
-  private memory = new ArrayBuffer(64 * 1024);
+  /** Views of the whole memory. */
+  readonly bytes: Buffer;
+  readonly codes: Uint8Array;
+  readonly units: Uint16Array;
 
-  take(bytes: number): ArrayBuffer {
-    if (bytes <= this.memory.byteLength) return this.memory;
-    const size = 2 ** Math.ceil(Math.log2(bytes));
+  constructor(size = 64 * 1024) {
     const memory = new ArrayBuffer(size);
-    if (size <= 4 * 1024 * 1024) this.memory = memory;
-    return memory;
+    this.bytes = Buffer.from(memory);
+    this.codes = new Uint8Array(memory);
+    this.units = new Uint16Array(memory);
   }
 }
 
-const codeScratch = new Scratch();
-const unitScratch = new Scratch();
+/** Scratch memory with room for `bytes` bytes from `kept`, which is replaced when it grows. */
+function take(kept: { scratch: Scratch }, bytes: number): Scratch {
+  if (bytes <= kept.scratch.bytes.length) return kept.scratch;
+  const size = 2 ** Math.ceil(Math.log2(bytes));
+  const scratch = new Scratch(size);
+  if (size <= 4 * 1024 * 1024) kept.scratch = scratch;
+  return scratch;
+}
+
+const codeScratch = { scratch: new Scratch() };
+const unitScratch = { scratch: new Scratch() };
 
 /**
  * `s` as one code per UTF-16 unit, followed by two zero codes, in scratch memory that the next call
- * reuses: ASCII as itself, a placeholder as `mark`, any other character as `other`. Text known to
- * be ASCII is copied natively; other text natively as UTF-16 first, then cut in a typed-array loop.
+ * reuses (the array returned runs on past them): ASCII as itself, a placeholder as `mark`, any
+ * other character as `other`. Text known to be ASCII is copied natively; other text natively as
+ * UTF-16 first (after the codes), then cut in a typed-array loop.
  */
 export function codesOf(s: string, ascii: boolean, other: number, mark: number): Uint8Array {
   const n = s.length;
-  // UTF-16 units first (2 bytes each, aligned), then the codes.
-  const size = 3 * (n + 2);
-  const memory = codeScratch.take(size);
-  const at = 2 * (n + 2);
-  const codes = new Uint8Array(memory, at, n + 2);
+  /** Where the UTF-16 units go: past the codes, at an even byte. */
+  const unitsAt = 2 * Math.ceil((n + 2) / 2);
+  const { bytes, codes, units } = take(codeScratch, unitsAt + 2 * n);
   if (ascii) {
-    Buffer.from(memory, at, n).write(s, 0, n, "latin1");
+    bytes.write(s, 0, n, "latin1");
   } else {
-    Buffer.from(memory, 0, 2 * n).write(s, 0, 2 * n, "utf16le");
-    const units = new Uint16Array(memory, 0, n);
-    for (let i = 0; i < n; i++) {
-      const c = units[i]!;
+    bytes.write(s, unitsAt, 2 * n, "utf16le");
+    for (let i = 0, u = unitsAt / 2; i < n; i++, u++) {
+      const c = units[u]!;
       codes[i] = c < 128 ? c : isPlaceholder(c) ? mark : other;
     }
   }
