@@ -5,7 +5,7 @@
  * unquoted one to the next whitespace; punctuation never ends it. Every scan here is linear and
  * bounded by the next whitespace or closing quote.
  */
-import { isAlnum, isSpace, skipBlanks } from "./scan.ts";
+import { isAlnum, isSpace, skipBlanks, spaceFrom } from "./scan.ts";
 
 const lower = (c: number): number => (c >= /* A */ 65 && c <= /* Z */ 90 ? c + 32 : c);
 
@@ -98,9 +98,7 @@ export function valueAt(s: string, i: number): ValueSpan | null {
     const w = ENCODED_QUOTES.find((q) => wordAt(s, j, q));
     if (w !== undefined) return encodedValue(s, j + w.length, w);
   }
-  let end = i;
-  while (end < n && !isSpace(s.charCodeAt(end))) end++;
-  return { start: i, end, quoted: false };
+  return { start: i, end: spaceFrom(s, i), quoted: false };
 }
 
 function encodedValue(s: string, start: number, quote: string): ValueSpan | null {
