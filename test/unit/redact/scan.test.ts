@@ -12,6 +12,7 @@ import {
   isPlaceholder,
   MARK_CODE,
   OTHER_CODE,
+  spaceFrom,
   splice,
   startLedger,
   textCodes,
@@ -78,6 +79,26 @@ function spliceAndCheck(text: string, ascii: boolean, cuts: Array<Array<[number,
     expect(Array.from(codes.subarray(0, s.length + 2))).toEqual(expectedCodes);
   }
 }
+
+describe("spaceFrom", () => {
+  it("finds the first whitespace however far it is, before and past where it starts searching natively", () => {
+    fc.assert(
+      fc.property(
+        fc.nat(40),
+        fc.nat(40),
+        fc.constantFrom(" ", "\t", "\n", "\x00", "\x20", ""),
+        fc.string({ unit: fc.constantFrom("a", "=", "\u00e9", "\ue10c", "\x7f", "!"), maxLength: 3 }),
+        (before, run, space, tail) => {
+          const s = `${"x".repeat(before)}${"y".repeat(run)}${space}${tail}`;
+          let expected = before;
+          while (expected < s.length && s.charCodeAt(expected) > 0x20) expected++;
+          expect(spaceFrom(s, before)).toBe(expected);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
 
 describe("ledger and codes", () => {
   it("splices many spans the same either side of where it copies instead of joining", () => {
