@@ -40,7 +40,14 @@ function randomRuns(s: string, b64Out: number[], urlOut: number[]): void {
   let urlKinds = 0;
   for (let i = 0; i <= n; i++) {
     // Past the end: code 0, in neither alphabet.
-    const t = CLASS[codes[i]!]!;
+    let t = CLASS[codes[i]!]!;
+    if ((t & 48) === 48 && b64Start >= 0 && urlStart >= 0) {
+      // Inside runs of both alphabets, characters of both only add to their look.
+      let both = t;
+      for (t = CLASS[codes[++i]!]!; (t & 48) === 48; t = CLASS[codes[++i]!]!) both |= t;
+      b64Kinds |= both;
+      urlKinds |= both;
+    }
     if (t & 16) {
       if (b64Start < 0) {
         b64Start = i;
