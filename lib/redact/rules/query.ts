@@ -14,6 +14,27 @@ function isUrlEnd(c: number): boolean {
   );
 }
 
+/** Per code (`textCodes`): 1 where a path ends (a URL end or a bracket), 2 for `/`, 3 for `?` and `#`. */
+const PATH = new Uint8Array(256);
+for (let c = 0; c < 256; c++) {
+  const bracket =
+    c === /* ( */ 40 ||
+    c === /* ) */ 41 ||
+    c === /* [ */ 91 ||
+    c === /* ] */ 93 ||
+    c === /* { */ 123 ||
+    c === /* } */ 125;
+  if (isUrlEnd(c) || bracket) PATH[c] = 1;
+  else if (c === /* slash */ 47) PATH[c] = 2;
+  else if (c === /* ? */ 63 || c === /* # */ 35) PATH[c] = 3;
+}
+/** Per code: 1 for what a query parameter's scan stops at (its end: a URL end, `&`, `;`, `#`; `=`). */
+const PARAM_STOPS = new Uint8Array(256);
+for (let c = 0; c < 256; c++)
+  PARAM_STOPS[c] = Number(
+    isUrlEnd(c) || c === /* & */ 38 || c === /* ; */ 59 || c === /* # */ 35 || c === /* = */ 61,
+  );
+
 function queryRule(s: string): string {
   const spans: number[] = [];
   const reps: string[] = [];
@@ -23,20 +44,15 @@ function queryRule(s: string): string {
   let lastSlash = -1;
   let i = 0;
   while (i < n) {
-    const c = codes[i]!;
-    if (
-      isUrlEnd(c) ||
-      c === /* ( */ 40 ||
-      c === /* ) */ 41 ||
-      c === /* [ */ 91 ||
-      c === /* ] */ 93 ||
-      c === /* { */ 123 ||
-      c === /* } */ 125
-    ) {
+    // Past the end: code 0, a URL end.
+    while (PATH[codes[i]!] === 0) i++;
+    if (i >= n) break;
+    const kind = PATH[codes[i]!];
+    if (kind === 1) {
       lastDelim = i;
-    } else if (c === /* slash */ 47) {
+    } else if (kind === 2) {
       lastSlash = i;
-    } else if ((c === /* ? */ 63 || c === /* # */ 35) && lastSlash > lastDelim) {
+    } else if (lastSlash > lastDelim) {
       i = maskQuery(s, codes, i, spans, reps);
       lastDelim = i;
       continue;
@@ -56,11 +72,12 @@ function maskQuery(s: string, codes: Uint8Array, q: number, spans: number[], rep
   while (i < n) {
     const start = i;
     let eq = -1;
-    while (i < n) {
+    for (; i < n; i++) {
+      while (PARAM_STOPS[codes[i]!] === 0) i++;
       const c = codes[i]!;
-      if (isUrlEnd(c) || c === /* & */ 38 || c === /* ; */ 59 || (c === /* # */ 35 && !fragment)) break;
+      if (i >= n || isUrlEnd(c) || c === /* & */ 38 || c === /* ; */ 59 || (c === /* # */ 35 && !fragment))
+        break;
       if (c === /* = */ 61 && eq < 0) eq = i;
-      i++;
     }
     const valueStart = eq >= 0 ? eq + 1 : fragment ? start : -1;
     // A quote right after `=` or `:` opens a quoted value (`?q=password="a b"`): it runs to its close,

@@ -15,6 +15,16 @@ import { isAlnum, isOneMark, isSpace, splice, textCodes } from "../scan.ts";
 const isUrlEnd = (c: number): boolean =>
   isSpace(c) || c === /* " */ 34 || c === /* backtick */ 96 || c === /* < */ 60 || c === /* > */ 62;
 
+/**
+ * Per code (`textCodes`): what a URL scan stops at, as a bit: 1 its end or an `@`, anywhere; 2 a
+ * `/`, `?` or `#`, until the first of them.
+ */
+const STOPS = new Uint8Array(256);
+for (let c = 0; c < 256; c++) {
+  if (isUrlEnd(c) || c === /* @ */ 64) STOPS[c] = 1;
+  else if (c === /* slash */ 47 || c === /* ? */ 63 || c === /* # */ 35) STOPS[c] = 2;
+}
+
 function userinfoRule(s: string): string {
   const spans: number[] = [];
   const reps: string[] = [];
@@ -30,14 +40,20 @@ function userinfoRule(s: string): string {
     let delim = -1;
     let lastAt = -1;
     let atBeforeDelim = -1;
-    while (end < n) {
+    /** The stops still looked for: the delimiters until the first. */
+    let stops = 3;
+    for (; end < n; end++) {
+      // Past the end: code 0, a URL end.
+      while ((STOPS[codes[end]!]! & stops) === 0) end++;
       const c = codes[end]!;
-      if (isUrlEnd(c)) break;
+      if (end >= n || isUrlEnd(c)) break;
       if (c === /* @ */ 64) {
         lastAt = end;
         if (delim < 0) atBeforeDelim = end;
-      } else if (delim < 0 && (c === /* slash */ 47 || c === /* ? */ 63 || c === /* # */ 35)) delim = end;
-      end++;
+      } else {
+        delim = end;
+        stops = 1;
+      }
     }
     // With a userinfo, the host follows the last `@`: the password may hold `@`, `/`, `?`, `#`
     // (`u:p@s/s?x@db`); a later `@` that was really in the path only masks more. Without an `@`

@@ -1,0 +1,128 @@
+/**
+ * The URL rules against their definitions (docs/redaction.md), written here one character at a
+ * time: `userinfo` masks what sits between `scheme://` and the last `@` of the authority, `query`
+ * every value of a query string or fragment. Generated text packs every character the rules' scans
+ * stop at (URL ends, brackets, `/ ? # @ & ; = :`, quotes, placeholders) at random places, so their
+ * skipping over the characters in between starts and stops everywhere.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { M } from "../../../lib/redact/marks.ts";
+import { query } from "../../../lib/redact/rules/query.ts";
+import { userinfo } from "../../../lib/redact/rules/userinfo.ts";
+import { isAlnum, isOneMark, startLedger } from "../../../lib/redact/scan.ts";
+
+const isSpace = (c: number): boolean => c <= 0x20;
+
+function masked(s: string, spans: number[], mark: string): string {
+  let out = "";
+  let from = 0;
+  for (let k = 0; k < spans.length; k += 2) {
+    out += s.slice(from, spans[k]) + mark;
+    from = spans[k + 1]!;
+  }
+  return out + s.slice(from);
+}
+
+/** `userinfo` by its definition: the authority is scanned character by character. */
+function userinfoByDefinition(s: string): string {
+  const urlEnd = (c: number): boolean => isSpace(c) || c === 34 || c === 96 || c === 60 || c === 62;
+  const spans: number[] = [];
+  for (let i = s.indexOf("://"); i >= 0; ) {
+    const start = i + 3;
+    let end = start;
+    let delim = -1;
+    let lastAt = -1;
+    let atBeforeDelim = false;
+    for (; end < s.length && !urlEnd(s.charCodeAt(end)); end++) {
+      const ch = s[end];
+      if (ch === "@") {
+        lastAt = end;
+        if (delim < 0) atBeforeDelim = true;
+      } else if (delim < 0 && (ch === "/" || ch === "?" || ch === "#")) delim = end;
+    }
+    const colon = s.indexOf(":", start);
+    const passwordLike =
+      colon >= 0 &&
+      colon < delim &&
+      (/[^0-9]/.test(s.slice(colon + 1, delim)) || colon === start || delim === colon + 1);
+    const at = atBeforeDelim ? lastAt : lastAt > delim && delim >= 0 && passwordLike ? lastAt : -1;
+    if (i > 0 && isAlnum(s.charCodeAt(i - 1)) && at > start && !isOneMark(s, start, at))
+      spans.push(start, at);
+    i = s.indexOf("://", Math.max(end, start));
+  }
+  return masked(s, spans, M.userinfo);
+}
+
+/** `query` by its definition: paths and parameters are scanned character by character. */
+function queryByDefinition(s: string): string {
+  const urlEnd = (c: number): boolean =>
+    isSpace(c) || c === 34 || c === 39 || c === 60 || c === 62 || c === 96;
+  const spans: number[] = [];
+  const n = s.length;
+  let lastDelim = -1;
+  let lastSlash = -1;
+  for (let i = 0; i < n; ) {
+    const ch = s[i]!;
+    if (urlEnd(s.charCodeAt(i)) || "()[]{}".includes(ch)) lastDelim = i;
+    else if (ch === "/") lastSlash = i;
+    else if ((ch === "?" || ch === "#") && lastSlash > lastDelim) {
+      let fragment = ch === "#";
+      i++;
+      while (i < n) {
+        const start = i;
+        let eq = -1;
+        for (; i < n; i++) {
+          const c = s[i]!;
+          if (urlEnd(s.charCodeAt(i)) || c === "&" || c === ";" || (c === "#" && !fragment)) break;
+          if (c === "=" && eq < 0) eq = i;
+        }
+        const valueStart = eq >= 0 ? eq + 1 : fragment ? start : -1;
+        if (valueStart >= 0 && i < n && `"'\``.includes(s[i]!)) {
+          if (i === valueStart || s[i - 1] === "=" || s[i - 1] === ":") {
+            const close = s.indexOf(s[i]!, i + 1);
+            i = close < 0 ? n : close + 1;
+          }
+        }
+        if (valueStart >= 0 && i > valueStart && !isOneMark(s, valueStart, i)) spans.push(valueStart, i);
+        if (i >= n) break;
+        if (s[i] === "#") fragment = true;
+        else if (s[i] !== "&" && s[i] !== ";") break;
+        i++;
+      }
+      lastDelim = i;
+      continue;
+    }
+    i++;
+  }
+  return masked(s, spans, M.query);
+}
+
+const piece = fc.oneof(
+  fc.constantFrom("://", "https://", "a://", "/", "?", "#", "@", "&", ";", "=", ":", "u:p@", "h:5432"),
+  fc.constantFrom(" ", '"', "'", "`", "<", ">", "(", ")", "[", "]", "{", "}", "\t", "\u00e9", "\ue101"),
+  fc.string({ unit: fc.constantFrom("a", "B", "7", "-", "."), minLength: 1, maxLength: 20 }),
+);
+const text = fc.array(piece, { minLength: 1, maxLength: 30 }).map((p) => p.join(""));
+
+describe("URL rules", () => {
+  it("userinfo masks as its definition says", () => {
+    fc.assert(
+      fc.property(text, (s) => {
+        startLedger();
+        expect(userinfo.apply(s)).toBe(userinfoByDefinition(s));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("query masks as its definition says", () => {
+    fc.assert(
+      fc.property(text, (s) => {
+        startLedger();
+        expect(query.apply(s)).toBe(queryByDefinition(s));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
