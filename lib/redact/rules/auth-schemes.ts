@@ -3,7 +3,7 @@
 import { wordAt } from "../grammar.ts";
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
-import { isAlnum, isPlaceholder, skipBlanks, splice, wordEnd } from "../scan.ts";
+import { ALPHABET, isAlnum, MARK_CODE, skipBlanks, splice, textCodes, wordEnd } from "../scan.ts";
 
 const BEARER = /\bbearer\s+/gi;
 const BASIC = /\bbasic\s+/gi;
@@ -19,20 +19,28 @@ const isB64Token = (c: number): boolean =>
   c === /* slash */ 47 ||
   c === /* = */ 61;
 
+/**
+ * Per code (`textCodes`): bit 1 a bearer token character (`isB64Token`, or a placeholder), bit 2 a
+ * digit, bit 4 a basic credential character (standard base64, no padding).
+ */
+const CLASS = new Uint8Array(256);
+for (let c = 0; c < 128; c++)
+  CLASS[c] =
+    (isB64Token(c) ? 1 : 0) | (c >= /* 0 */ 48 && c <= /* 9 */ 57 ? 2 : 0) | (ALPHABET[c]! & 1 ? 4 : 0);
+CLASS[MARK_CODE] = 1;
+
 function authSchemesRule(s: string): string {
   const spans: number[] = [];
   const reps: string[] = [];
   const found: Array<[number, number, string]> = [];
+  // Past the end: code 0, in no class.
+  const codes = textCodes(s);
   BEARER.lastIndex = 0;
   for (let m = BEARER.exec(s); m !== null; m = BEARER.exec(s)) {
     let j = BEARER.lastIndex;
-    let digit = false;
-    while (j < s.length && (isB64Token(s.charCodeAt(j)) || isPlaceholder(s.charCodeAt(j)))) {
-      const c = s.charCodeAt(j);
-      if (c >= /* 0 */ 48 && c <= /* 9 */ 57) digit = true;
-      j++;
-    }
-    if (digit) {
+    let kinds = 0;
+    for (let t = CLASS[codes[j]!]!; t & 1; t = CLASS[codes[++j]!]!) kinds |= t;
+    if (kinds & 2) {
       found.push([m.index, j, M.bearer]);
       BEARER.lastIndex = j;
     }
@@ -41,12 +49,8 @@ function authSchemesRule(s: string): string {
   for (let m = BASIC.exec(s); m !== null; m = BASIC.exec(s)) {
     const v = BASIC.lastIndex;
     let j = v;
-    while (j < s.length) {
-      const c = s.charCodeAt(j);
-      if (isAlnum(c) || c === /* + */ 43 || c === /* slash */ 47) j++;
-      else break;
-    }
-    while (j < s.length && s.charCodeAt(j) === /* = */ 61 && j - v < 1100) j++;
+    while (CLASS[codes[j]!]! & 4) j++;
+    while (codes[j] === /* = */ 61 && j - v < 1100) j++;
     if (j - v >= 8 && j - v <= 1024 && (j - v) % 4 === 0 && decodesToUserPass(s.slice(v, j))) {
       found.push([m.index, j, M.basic]);
       BASIC.lastIndex = j;
