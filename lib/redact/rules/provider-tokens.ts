@@ -7,7 +7,7 @@
  */
 import { M, type RedactionKind } from "../marks.ts";
 import type { Rule } from "../rule.ts";
-import { isAlnum, isLetter, MARK_CODE, OTHER_CODE, splice, textCodes } from "../scan.ts";
+import { codesOf, isAlnum, isLetter, MARK_CODE, OTHER_CODE, splice, textCodes } from "../scan.ts";
 
 /** Character sets a token's body is made of. */
 const Body = {
@@ -218,26 +218,38 @@ function bodyEnd(codes: Uint8Array, i: number, body: Body): number {
   return i;
 }
 
+/** A provider with its prefix's character codes (prefixes are ASCII), compared with the text's codes. */
+interface Candidate {
+  provider: Provider;
+  prefix: Uint8Array;
+}
+
 /** Candidates by the pair of their first two characters (case-sensitive), longest prefix first. */
 const BY_PAIR = new Uint16Array(128 * 128);
-const LISTS: Provider[][] = [[]];
+const LISTS: Candidate[][] = [[]];
 for (const p of [...PROVIDERS].sort((a, b) => b.prefix.length - a.prefix.length)) {
   const key = p.prefix.charCodeAt(0) * 128 + p.prefix.charCodeAt(1);
   if (BY_PAIR[key] === 0) {
     BY_PAIR[key] = LISTS.length;
     LISTS.push([]);
   }
-  LISTS[BY_PAIR[key]!]!.push(p);
+  LISTS[BY_PAIR[key]!]!.push({ provider: p, prefix: Uint8Array.from(p.prefix, (ch) => ch.charCodeAt(0)) });
 }
 
-/** The provider whose prefix is at `i` (candidates `LISTS[id]`), if it may start a token there. */
-function providerIn(s: string, i: number, id: number): Provider | undefined {
-  const before = i > 0 ? s.charCodeAt(i - 1) : /* space */ 32;
+/**
+ * The provider whose prefix is at `i` (candidates `LISTS[id]`, whose first two characters are
+ * there), if it may start a token there. `codes`: the text's codes, ending in a zero code, which no
+ * prefix holds.
+ */
+function providerIn(codes: Uint8Array, i: number, id: number): Provider | undefined {
+  const before = i > 0 ? codes[i - 1]! : /* space */ 32;
   if (isLetter(before)) return undefined;
-  for (const p of LISTS[id]!) {
-    if (!s.startsWith(p.prefix, i)) continue;
-    if (p.strict === true && isAlnum(before)) continue;
-    return p;
+  for (const { provider, prefix } of LISTS[id]!) {
+    let k = 2;
+    while (k < prefix.length && codes[i + k] === prefix[k]) k++;
+    if (k < prefix.length) continue;
+    if (provider.strict === true && isAlnum(before)) continue;
+    return provider;
   }
   return undefined;
 }
@@ -254,7 +266,7 @@ function nextToken(s: string, codes: Uint8Array, from: number, out: number[]): P
     const id = BY_PAIR[(c << 7) | d]!;
     c = d;
     if (id === 0) continue;
-    const p = providerIn(s, i, id);
+    const p = providerIn(codes, i, id);
     if (p === undefined) continue;
     const bodyStart = i + p.prefix.length;
     const end = bodyEnd(codes, bodyStart, p.body);
@@ -268,12 +280,10 @@ function nextToken(s: string, codes: Uint8Array, from: number, out: number[]): P
 
 /** Whether a provider prefix occurs anywhere in `s` (a key id must not pose as a token). */
 export function holdsProviderPrefix(s: string): boolean {
-  const n = s.length;
-  for (let i = 0; i + 1 < n; i++) {
-    const c = s.charCodeAt(i);
-    const d = s.charCodeAt(i + 1);
-    const id = BY_PAIR[((c & 127) << 7) | (d & 127)]!;
-    if (id !== 0 && providerIn(s, i, id) !== undefined) return true;
+  const codes = codesOf(s, false, OTHER_CODE, MARK_CODE);
+  for (let i = 0; i + 1 < s.length; i++) {
+    const id = BY_PAIR[((codes[i]! & 127) << 7) | (codes[i + 1]! & 127)]!;
+    if (id !== 0 && providerIn(codes, i, id) !== undefined) return true;
   }
   return false;
 }
