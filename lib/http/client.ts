@@ -86,11 +86,21 @@ const MAX_HEAD_BYTES = 16 * 1024;
 const MAX_CHUNK_LINE_BYTES = 1024;
 const CRLF = Buffer.from("\r\n");
 const HEAD_END = Buffer.from("\r\n\r\n");
-const STATUS_LINE = /^HTTP\/1\.([01]) ([1-9][0-9]{2})(?: [^\r\n]*)?$/;
+const STATUS_LINE = /^HTTP\/1\.([01]) ([1-9][0-9]{2})(?: [\t\x20-\x7e\x80-\xff]*)?$/;
+/**
+ * A response header value as llhttp reads it strictly: tab, space, visible ASCII and obs-text. A
+ * bare CR or LF is a line break to some parsers and not to others (a desync), other controls a
+ * lie: refused, not cleaned.
+ */
+const RESPONSE_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+/** Optional whitespace around a header value: space and tab only (String#trim takes more). */
+const OWS = /^[\t ]+|[\t ]+$/g;
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** A request header value: visible ASCII, space and tab; no CR, LF or NUL to split the head with. */
 const FIELD_VALUE = /^[\t\x20-\x7e]*$/;
-const CHUNK_SIZE = /^[0-9A-Fa-f]{1,8}$/;
+/** A chunk-size line: hex size, then extensions as RFC 9112 §7.1.1 writes them (no whitespace). */
+const CHUNK_LINE =
+  /^[0-9A-Fa-f]{1,8}(?:;[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:=(?:[!#$%&'*+.^_`|~0-9A-Za-z-]+|"(?:[\t \x21\x23-\x5b\x5d-\x7e\x80-\xff]|\\[\t\x20-\x7e\x80-\xff])*"))?)*$/;
 const CONTENT_LENGTH = /^[0-9]{1,15}$/;
 const CLOSE_TOKEN = /(?:^|[\s,])close(?:$|[\s,])/i;
 /** Node keeps the first of these when they repeat; it joins the others. */
@@ -137,6 +147,16 @@ export function renderRequest(request: OutboundRequest, originHost: string): str
   return `${head}content-length: ${Buffer.byteLength(request.body)}\r\n\r\n${request.body}`;
 }
 
+/** A header or trailer line's lower-case name and value; anything else in its place is refused. */
+function fieldLine(line: string): [name: string, value: string] {
+  const colon = line.indexOf(":");
+  const name = line.slice(0, Math.max(colon, 0)).toLowerCase();
+  if (!TOKEN.test(name)) throw new MalformedResponse("bad header line");
+  const raw = line.slice(colon + 1);
+  if (!RESPONSE_VALUE.test(raw)) throw new MalformedResponse("bad header value");
+  return [name, raw.replace(OWS, "")];
+}
+
 /** A whole answer, and whether its connection may carry another exchange. */
 export interface ReadResponse {
   response: OutboundResponse;
@@ -162,6 +182,7 @@ export class ResponseReader {
   #keepAlive = false;
   readonly #chunks: Buffer[] = [];
   #size = 0;
+
   /** Unread bytes of a head or chunk line that arrived in pieces. */
   #carry: Buffer | null = null;
   /** Some byte of the answer has arrived. */
@@ -220,10 +241,8 @@ export class ResponseReader {
             if (eol < 0 || eol - at > MAX_CHUNK_LINE_BYTES)
               return this.#await(buf, at, MAX_CHUNK_LINE_BYTES, "chunk size line");
             const line = buf.toString("latin1", at, eol);
-            const semi = line.indexOf(";");
-            const size = semi < 0 ? line : line.slice(0, semi);
-            if (!CHUNK_SIZE.test(size)) throw new MalformedResponse("bad chunk size");
-            framing.remaining = Number.parseInt(size, 16);
+            if (!CHUNK_LINE.test(line)) throw new MalformedResponse("bad chunk size line");
+            framing.remaining = Number.parseInt(line, 16);
             framing.state = framing.remaining === 0 ? "trailers" : "data";
             at = eol + 2;
           } else {
@@ -232,6 +251,7 @@ export class ResponseReader {
               return this.#result(at + 2 < buf.length);
             const end = buf.indexOf(HEAD_END, at);
             if (end < 0 || end - at > MAX_HEAD_BYTES) return this.#await(buf, at, MAX_HEAD_BYTES, "trailers");
+            for (const line of buf.toString("latin1", at, end).split("\r\n")) fieldLine(line);
             return this.#result(end + 4 < buf.length);
           }
       }
@@ -262,13 +282,13 @@ export class ResponseReader {
     let length: string | undefined;
     for (let i = 1; i < lines.length; i++) {
       const line = lines[i] as string;
-      const colon = line.indexOf(":");
-      const name = line.slice(0, Math.max(colon, 0)).toLowerCase();
-      if (!TOKEN.test(name)) throw new MalformedResponse("bad header line");
-      const value = line.slice(colon + 1).trim();
+      const [name, value] = fieldLine(line);
+      // To llhttp a tab after a framing value is part of it (`chunked\t` is not chunked): refused.
+      if ((name === "content-length" || name === "transfer-encoding") && line.includes("\t"))
+        throw new MalformedResponse("tab in a framing header");
       if (name === "content-length") {
-        if (length !== undefined && length !== value)
-          throw new MalformedResponse("conflicting content-length");
+        // Even a repeated equal one: llhttp refuses it, and a length is given once or not at all.
+        if (length !== undefined) throw new MalformedResponse("repeated content-length");
         length = value;
       }
       const previous = headers[name];
