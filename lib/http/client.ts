@@ -82,6 +82,14 @@ const timeoutError = (message: string) => Object.assign(new Error(message), { na
 
 /** The most a status line and headers (or trailers) may take: Node's own parser's limit. */
 const MAX_HEAD_BYTES = 16 * 1024;
+/** Each byte's value as a hex digit, or -1. */
+const HEX_VALUE = Int8Array.from({ length: 256 }, (_, b) => {
+  const digit = Number.parseInt(String.fromCharCode(b), 16);
+  return Number.isNaN(digit) ? -1 : digit;
+});
+/** Body pieces shorter than this are copied together into buffers of `PIECES_BYTES`. */
+const SMALL_PIECE = 512;
+const PIECES_BYTES = 16 * 1024;
 /** A chunk-size line, extensions included, longer than this is not an honest one. */
 const MAX_CHUNK_LINE_BYTES = 1024;
 const CRLF = Buffer.from("\r\n");
@@ -182,7 +190,10 @@ export class ResponseReader {
   #keepAlive = false;
   readonly #chunks: Buffer[] = [];
   #size = 0;
-
+  /** Small pieces are copied here, `#pieceFrom` on not yet in `#chunks` (see `#keep`). */
+  #pieces: Buffer | null = null;
+  #piecesUsed = 0;
+  #pieceFrom = 0;
   /** Unread bytes of a head or chunk line that arrived in pieces. */
   #carry: Buffer | null = null;
   /** Some byte of the answer has arrived. */
@@ -237,6 +248,20 @@ export class ResponseReader {
             at += 2;
             framing.state = "size";
           } else if (framing.state === "size") {
+            // Most size lines are hex digits and CRLF: read on the bytes, no string made.
+            let size = 0;
+            let i = at;
+            for (; i < buf.length && i - at <= 8; i++) {
+              const digit = HEX_VALUE[buf[i] as number] as number;
+              if (digit < 0) break;
+              size = size * 16 + digit;
+            }
+            if (i > at && i - at <= 8 && buf[i] === 13 && buf[i + 1] === 10) {
+              framing.remaining = size;
+              framing.state = size === 0 ? "trailers" : "data";
+              at = i + 2;
+              continue;
+            }
             const eol = buf.indexOf(CRLF, at);
             if (eol < 0 || eol - at > MAX_CHUNK_LINE_BYTES)
               return this.#await(buf, at, MAX_CHUNK_LINE_BYTES, "chunk size line");
@@ -323,18 +348,44 @@ export class ResponseReader {
     if (to <= from) return false;
     const room = this.maxBytes - this.#size;
     if (to - from <= room) {
-      this.#chunks.push(from === 0 && to === buf.length ? buf : buf.subarray(from, to));
-      this.#size += to - from;
+      this.#keep(buf, from, to);
       return false;
     }
     if (this.overflow === "fail") throw new ResponseTooLarge(`response body over ${this.maxBytes} bytes`);
-    if (room > 0) this.#chunks.push(buf.subarray(from, from + room));
-    this.#size += room;
+    if (room > 0) this.#keep(buf, from, from + room);
     return true;
+  }
+
+  /**
+   * Keeps a piece of the body. A hostile server may send a body as one-byte chunks: a view per
+   * piece would cost a hundred bytes of heap per body byte, so small pieces are copied together.
+   */
+  #keep(buf: Buffer, from: number, to: number): void {
+    const length = to - from;
+    this.#size += length;
+    if (length >= SMALL_PIECE) {
+      this.#flushPieces();
+      this.#chunks.push(from === 0 && to === buf.length ? buf : buf.subarray(from, to));
+      return;
+    }
+    if (this.#pieces === null || this.#piecesUsed + length > this.#pieces.length) {
+      this.#flushPieces();
+      this.#pieces = Buffer.allocUnsafe(PIECES_BYTES);
+      this.#piecesUsed = 0;
+      this.#pieceFrom = 0;
+    }
+    this.#piecesUsed += buf.copy(this.#pieces, this.#piecesUsed, from, to);
+  }
+
+  #flushPieces(): void {
+    if (this.#pieces === null || this.#piecesUsed === this.#pieceFrom) return;
+    this.#chunks.push(this.#pieces.subarray(this.#pieceFrom, this.#piecesUsed));
+    this.#pieceFrom = this.#piecesUsed;
   }
 
   /** The answer; bytes after it (`trailing`) or a cut body leave the connection unusable. */
   #result(trailing: boolean, cut = false): ReadResponse {
+    this.#flushPieces();
     const body =
       this.#chunks.length === 1 ? (this.#chunks[0] as Buffer) : Buffer.concat(this.#chunks, this.#size);
     return {
