@@ -17,7 +17,7 @@ import {
 } from "@kubernetes/client-node";
 import type { ServiceError } from "../api/errors.ts";
 import { ClusterHttpError, toServiceError } from "./errors.ts";
-import { callSignal, type RawResponse, send } from "./transport.ts";
+import { callBudget, callSignal, type RawResponse, send } from "./transport.ts";
 import { InvalidClusterData } from "./validate.ts";
 
 export interface SessionScope {
@@ -202,22 +202,21 @@ export class ClusterSession {
     maxBytes: number,
     timeoutMs = this.scope.callTimeoutMs,
   ): Promise<RawResponse> {
-    const { signal, dispose } = callSignal(this.scope.signal, timeoutMs, this.scope.deadline, this.scope.now);
+    // The call's limit is kept by its connection's timer: no signal of its own (three per poll).
+    const budget = callBudget(timeoutMs, this.scope.deadline, this.scope.now);
     try {
       const target = await this.#rawTarget();
       return await send(
         {
           url: `${target.server}${pathAndQuery}`,
           method: "GET",
-          headers: { ...target.headers },
+          headers: target.headers,
           ...agentOption(target.agent),
         },
-        { signal, maxBytes, overflow: "cut", onCall: this.scope.onCall },
+        { signal: this.scope.signal, budget, maxBytes, overflow: "cut", onCall: this.scope.onCall },
       );
     } catch (e) {
       throw this.fail(e, operation);
-    } finally {
-      dispose();
     }
   }
 }

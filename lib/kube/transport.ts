@@ -5,6 +5,7 @@
  */
 import http from "node:http";
 import https from "node:https";
+import { performance } from "node:perf_hooks";
 import { type Origin, poolFor, ResponseTooLarge, StaleConnectionError } from "../http/client.ts";
 import { CallTimeoutError, OversizedResponse } from "./errors.ts";
 
@@ -26,7 +27,13 @@ export interface RawResponse {
 }
 
 export interface SendOptions {
+  /** The request's signal. */
   signal: AbortSignal;
+  /**
+   * The call's own time limit (callBudget), kept by the connection's timer instead of a signal of
+   * its own: when it passes, the call fails with CallTimeoutError.
+   */
+  budget?: CallBudget;
   /** Body bytes kept. */
   maxBytes: number;
   /** Beyond `maxBytes`: cut the body (`cut: true`) or fail with OversizedResponse. */
@@ -40,10 +47,15 @@ export interface SendOptions {
  * is sent once more on a fresh connection.
  */
 export async function send(request: RawRequest, options: SendOptions): Promise<RawResponse> {
+  const started = performance.now();
   try {
-    return await sendOnce(request, options);
+    return await sendOnce(request, options, options.budget?.ms);
   } catch (e) {
-    if (e instanceof StaleConnectionError && !options.signal.aborted) return sendOnce(request, options);
+    if (e instanceof StaleConnectionError && !options.signal.aborted) {
+      // The second attempt gets what is left of the call's time.
+      const left = options.budget && Math.max(0, options.budget.ms - (performance.now() - started));
+      return sendOnce(request, options, left);
+    }
     throw e instanceof StaleConnectionError ? e.cause : e;
   }
 }
@@ -88,7 +100,11 @@ export function requestTarget(url: string): { origin: ParsedOrigin; path: string
   return { origin, path: hash < 0 ? rest : rest.slice(0, hash) };
 }
 
-async function sendOnce(request: RawRequest, options: SendOptions): Promise<RawResponse> {
+async function sendOnce(
+  request: RawRequest,
+  options: SendOptions,
+  timeoutMs: number | undefined,
+): Promise<RawResponse> {
   options.onCall?.();
   const { origin, path } = requestTarget(request.url);
   const agent = request.agent ?? (origin.https ? https.globalAgent : http.globalAgent);
@@ -104,11 +120,33 @@ async function sendOnce(request: RawRequest, options: SendOptions): Promise<RawR
         headers,
         ...(request.body !== undefined ? { body: request.body } : {}),
       },
-      { signal: options.signal, maxBytes: options.maxBytes, overflow: options.overflow },
+      {
+        signal: options.signal,
+        maxBytes: options.maxBytes,
+        overflow: options.overflow,
+        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      },
     );
   } catch (e) {
-    throw e instanceof ResponseTooLarge ? new OversizedResponse(e.message) : e;
+    if (e instanceof ResponseTooLarge) throw new OversizedResponse(e.message);
+    // The connection's timer: the call's budget ran out.
+    if (options.budget && (e as Error | null)?.name === "TimeoutError")
+      throw new CallTimeoutError("cluster call timed out", options.budget.atDeadline);
+    throw e;
   }
+}
+
+/** How long one cluster call may take, and whether that limit is the request deadline's. */
+export interface CallBudget {
+  ms: number;
+  atDeadline: boolean;
+}
+
+/** `timeoutMs`, or the time left until `deadline` when that is no longer (the deadline's then). */
+export function callBudget(timeoutMs: number, deadline: number, now: () => number): CallBudget {
+  const left = deadline - now();
+  const atDeadline = left <= timeoutMs;
+  return { ms: Math.max(0, atDeadline ? left : timeoutMs), atDeadline };
 }
 
 /**
@@ -130,11 +168,10 @@ export function callSignal(
   }
   const onAbort = () => controller.abort(requestSignal.reason);
   requestSignal.addEventListener("abort", onAbort, { once: true });
-  const left = deadline - now();
-  const atDeadline = left <= timeoutMs;
+  const budget = callBudget(timeoutMs, deadline, now);
   const timer = setTimeout(
-    () => controller.abort(new CallTimeoutError("cluster call timed out", atDeadline)),
-    Math.max(0, atDeadline ? left : timeoutMs),
+    () => controller.abort(new CallTimeoutError("cluster call timed out", budget.atDeadline)),
+    budget.ms,
   );
   return {
     signal: controller.signal,

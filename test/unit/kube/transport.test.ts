@@ -1,7 +1,9 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { urlToHttpOptions } from "node:url";
 import { describe, expect, it } from "vitest";
 import { CallTimeoutError, toServiceError } from "../../../lib/kube/errors.ts";
-import { callSignal, requestTarget } from "../../../lib/kube/transport.ts";
+import { callBudget, callSignal, requestTarget, send } from "../../../lib/kube/transport.ts";
 
 describe("requestTarget", () => {
   it("gives the origin and the request target node:http would take from the URL itself", () => {
@@ -84,5 +86,71 @@ describe("callSignal", () => {
     expect(await fired(5_000, 1_001)).toBe("RUNTIME_LOGS_TIMEOUT");
     expect(await fired(1, 1_001)).toBe("RUNTIME_LOGS_TIMEOUT"); // a tie: the deadline's too
     expect(await fired(1, 1_005)).toBe("RUNTIME_LOGS_UNAVAILABLE");
+  });
+});
+
+describe("callBudget", () => {
+  const now = () => 1_000;
+
+  it("is the call's timeout while the deadline is further, else the time left (the deadline's)", () => {
+    expect(callBudget(5_000, 10_000, now)).toEqual({ ms: 5_000, atDeadline: false });
+    expect(callBudget(5_000, 3_000, now)).toEqual({ ms: 2_000, atDeadline: true });
+    expect(callBudget(2_000, 3_000, now)).toEqual({ ms: 2_000, atDeadline: true }); // a tie: the deadline's
+    expect(callBudget(5_000, 500, now)).toEqual({ ms: 0, atDeadline: true });
+  });
+});
+
+describe("send with a call budget", () => {
+  /** A server that takes requests and never answers them. */
+  const silent = async () => {
+    const server = http.createServer(() => {});
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    return {
+      url: `http://127.0.0.1:${port}/api/v1/namespaces/a/pods`,
+      agent: new http.Agent({ keepAlive: true }),
+      close: () => {
+        server.closeAllConnections();
+        return new Promise((resolve) => server.close(resolve));
+      },
+    };
+  };
+  const request = (url: string, agent: http.Agent) => ({ url, method: "GET", headers: {}, agent });
+
+  it("fails with CallTimeoutError when the budget runs out, telling the deadline's from the call's", async () => {
+    const s = await silent();
+    try {
+      for (const atDeadline of [false, true]) {
+        const e = await send(request(s.url, s.agent), {
+          signal: new AbortController().signal,
+          budget: { ms: 20, atDeadline },
+          maxBytes: 1024,
+          overflow: "fail",
+        }).catch((error: unknown) => error);
+        expect(e).toBeInstanceOf(CallTimeoutError);
+        expect((e as CallTimeoutError).atDeadline).toBe(atDeadline);
+      }
+    } finally {
+      s.agent.destroy();
+      await s.close();
+    }
+  });
+
+  it("fails with the request's reason when the request's signal aborts first", async () => {
+    const s = await silent();
+    try {
+      const aborted = new AbortController();
+      setTimeout(() => aborted.abort(new Error("request over")), 10);
+      const e = await send(request(s.url, s.agent), {
+        signal: aborted.signal,
+        budget: { ms: 5_000, atDeadline: false },
+        maxBytes: 1024,
+        overflow: "fail",
+      }).catch((error: unknown) => error);
+      expect((e as Error).message).toBe("request over");
+    } finally {
+      s.agent.destroy();
+      await s.close();
+    }
   });
 });
