@@ -74,9 +74,10 @@ export interface RedactOptions {
 }
 
 /**
- * Results for short strings that hold no identity, remembered: logs repeat the same subsystems,
- * methods and messages many times. Bounded; cleared when full. The result of such a string depends
- * on its text alone (no key, no hints), so remembering it changes nothing.
+ * Results for short strings in which no identity was pseudonymized, remembered: logs repeat the same
+ * subsystems, methods and messages many times (`session resumed` too: an identity word, no identity
+ * value). Bounded; cleared when full. The result of such a string depends on its text alone (no key,
+ * no hints), so remembering it changes nothing.
  */
 const REMEMBERED = new Map<string, string>();
 const REMEMBER_MAX_CHARS = 64;
@@ -101,6 +102,8 @@ export function redact(text: string, options: RedactOptions = {}): string {
   // word: the triggers of the shadow hold for every later step.
   const f = shadow === null ? TRIGGERS.of(text, true) : TRIGGERS.of(shadow.text);
   let out: string;
+  /** An identity was pseudonymized: the result depends on the identity key. */
+  let keyed = false;
   if (f === 0 && options.event === undefined) {
     out = shadow?.invisible ? neutralizeInvisible(original) : original;
   } else {
@@ -108,12 +111,16 @@ export function redact(text: string, options: RedactOptions = {}): string {
     const whole: Shadow = shadow ?? { text, start: null, end: null, invisible: false };
     startLedger(ascii);
     let s = protectExisting(whole.text, values);
-    if (f & F_IDENTITY) s = protectIdentities(s, options.identity ?? null, values);
+    if (f & F_IDENTITY) {
+      const before = values.length;
+      s = protectIdentities(s, options.identity ?? null, values);
+      keyed = values.length > before;
+    }
     if (options.event !== undefined) s = maskEventNames(s, options.event);
     s = redactChain(s, f);
     out = assemble(original, whole, s, values);
   }
-  if (short && (f & F_IDENTITY) === 0) {
+  if (short && !keyed) {
     if (REMEMBERED.size >= REMEMBER_MAX_ENTRIES) REMEMBERED.clear();
     REMEMBERED.set(text, out);
   }

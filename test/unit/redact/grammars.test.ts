@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { redactText } from "../../../lib/redact/index.ts";
+import { pseudonymize, redact, redactText } from "../../../lib/redact/index.ts";
 import { holdsProviderPrefix } from "../../../lib/redact/rules/provider-tokens.ts";
 import {
   identityShape,
@@ -68,5 +68,33 @@ describe("the service's own pseudonyms", () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("short strings remembered between calls", () => {
+  const ctx = (id: string, fill: number) => ({
+    identityKey: { id, secret: Buffer.alloc(32, fill) },
+    namespaceId: "ns",
+  });
+  it("an identity value is pseudonymized with the key of each call, however often it repeats", () => {
+    const [a, b] = [ctx("ka", 1), ctx("kb", 2)];
+    for (let round = 0; round < 3; round++) {
+      for (const c of [a, b, null]) {
+        const expected =
+          c === null ? "[withheld]" : pseudonymize(c.identityKey, "actor", c.namespaceId, "u-17");
+        const out = redact("sender_id=u-17", c === null ? {} : { identity: c });
+        expect(out).toBe(`sender_id=${expected}`);
+      }
+    }
+  });
+  it("an identity word without a value reads the same under every key", () => {
+    for (let round = 0; round < 3; round++) {
+      for (const options of [{ identity: ctx("ka", 1) }, { identity: ctx("kb", 2) }, {}]) {
+        expect(redact("session resumed", options)).toBe("session resumed");
+        expect(redact("sender unknown, token=abc123", options)).toBe(
+          "sender unknown, token=[redacted:key-value]",
+        );
+      }
+    }
   });
 });
