@@ -10,8 +10,7 @@ export interface Rule {
   readonly words: readonly string[];
   /**
    * Trigger prefixes, exact case, for a rule that compares them exactly itself (the provider
-   * catalog: too many to confirm by a regex): the rule runs where the first three characters of
-   * one occur.
+   * catalog): the rule runs where one of them occurs whole.
    */
   readonly prefixes?: readonly string[];
   /** Also triggered by a run of ≥ 40 characters of the base64 or base64url alphabet. */

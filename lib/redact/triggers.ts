@@ -13,8 +13,9 @@
  *    start where the pass flagged its group), then, past STICKY_TESTS such places or past the
  *    places the pass recorded, over the rest of the text.
  * Provider prefixes are told apart by the class of their first pair (prefixes sharing a first pair
- * share a class; classes are dealt round-robin to the bits left over by the groups); the rule itself
- * compares the rest.
+ * share a class; classes are dealt round-robin to the bits left over by the groups), and a class
+ * the pass flagged is confirmed the same way by its whole prefixes, exact case: their first three
+ * characters are common in log text (`api`, `dis`, `git`), the prefixes themselves are not.
  *
  * Why a superset: rules match their words ASCII case-insensitively at most, and redacting only
  * ever replaces a span by one private-use marker, which cannot complete an ASCII word or join two
@@ -43,6 +44,8 @@ const NOT_ASCII = 127;
 
 const escapeWord = (w: string): string =>
   w.replace(/[.*+?^${}()|[\]\\/-]/g, (m) => (m === "." ? "[^]" : `\\${m}`));
+/** A prefix as a regex of itself (`.` is a dot there). */
+const escapeLiteral = (p: string): string => p.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
 
 interface Group {
   flag: number;
@@ -65,7 +68,6 @@ export function compileTriggers(rules: readonly Rule[]): Triggers {
   const classBits = 32 - groups.length;
   if (classBits < 16)
     throw new Error(`${groups.length} trigger groups leave too few bits for prefix classes`);
-  const wordMask = 2 ** groups.length - 1;
   /**
    * Per pair of codes (7 bits each): the groups with a word whose first two characters it is
    * (`starts`), and those with a word whose second and third it is (`continues`), in the low bits;
@@ -90,8 +92,9 @@ export function compileTriggers(rules: readonly Rule[]): Triggers {
       for (const b of second) for (const c of third) continues[(b << 7) | c]! |= bit;
     }
   });
-  /** Per prefix class: the rules with a prefix in it. */
+  /** Per prefix class: the rules with a prefix in it, and those prefixes. */
   const classFlags = new Int32Array(classBits);
+  const classPrefixes: string[][] = Array.from({ length: classBits }, () => []);
   const classOf = new Map<number, number>();
   rules.forEach((rule, k) => {
     for (const p of rule.prefixes ?? []) {
@@ -104,17 +107,27 @@ export function compileTriggers(rules: readonly Rule[]): Triggers {
       }
       const bit = 1 << (groups.length + cls);
       classFlags[cls]! |= 1 << k;
+      classPrefixes[cls]!.push(p);
       starts[first]! |= bit;
       if (p.length === 2) for (const any of anyCode) continues[(b << 7) | any]! |= bit;
       else continues[(b << 7) | c]! |= bit;
     }
   });
-  const sticky = groups.map((g) => new RegExp(g.words.map(escapeWord).join("|"), "iy"));
-  const anywhere = groups.map((g) => new RegExp(g.words.map(escapeWord).join("|"), "gi"));
-  /** Per group: sticky tests made, and where to test the rest of the text from. */
-  const tests = new Int32Array(groups.length);
-  const restFrom = new Int32Array(groups.length);
-  const flags = Int32Array.from(groups, (g) => g.flag);
+  /**
+   * What confirms each bit of the pass: a group's words (ASCII case-insensitively) in the low bits,
+   * a class's prefixes (exact case) above them; an unused class bit never matches.
+   */
+  const sources = [
+    ...groups.map((g) => g.words.map(escapeWord).join("|")),
+    ...classPrefixes.map((ps) => (ps.length === 0 ? "(?!)" : ps.map(escapeLiteral).join("|"))),
+  ];
+  const caseFlag = (k: number): string => (k < groups.length ? "i" : "");
+  const sticky = sources.map((src, k) => new RegExp(src, `${caseFlag(k)}y`));
+  const anywhere = sources.map((src, k) => new RegExp(src, `${caseFlag(k)}g`));
+  /** Per bit: sticky tests made, and where to test the rest of the text from. */
+  const tests = new Int32Array(sources.length);
+  const restFrom = new Int32Array(sources.length);
+  const flags = Int32Array.from([...groups.map((g) => g.flag), ...classFlags]);
   /**
    * Per code: run lanes kept alive by it, as an AND mask over two 16-bit run counters (base64 in
    * the low half, base64url in the high half).
@@ -144,7 +157,7 @@ export function compileTriggers(rules: readonly Rule[]): Triggers {
         const m = start & continues[next]!;
         if (m !== 0) {
           hits |= m;
-          if ((m & wordMask) !== 0 && recorded < RECORDED) {
+          if (recorded < RECORDED) {
             at[recorded] = i;
             flagged[recorded++] = m;
           }
@@ -157,17 +170,16 @@ export function compileTriggers(rules: readonly Rule[]): Triggers {
         x = y;
         y = z;
       }
-      let out = long & 0x400040 ? runFlags : 0;
-      for (let cls = 0, c = hits >>> groups.length; c !== 0; cls++, c >>>= 1)
-        if (c & 1) out |= classFlags[cls]!;
-      return out | confirmed(s, hits & wordMask, out, recorded);
+      const out = long & 0x400040 ? runFlags : 0;
+      return out | confirmed(s, hits, out, recorded);
     },
   };
 
   /**
-   * The flags of the groups in `groupsFlagged` whose words occur in `s` (`out`: rules already
-   * flagged, whose groups need no test): sticky at the first STICKY_TESTS places the pass recorded
-   * for each (one sweep over the record), then natively over the rest of the text if there is more.
+   * The flags of the groups and classes in `groupsFlagged` whose words or prefixes occur in `s`
+   * (`out`: rules already flagged, whose groups need no test): sticky at the first STICKY_TESTS
+   * places the pass recorded for each (one sweep over the record), then natively over the rest of
+   * the text if there is more.
    */
   function confirmed(s: string, groupsFlagged: number, out: number, recorded: number): number {
     let found = 0;
