@@ -29,6 +29,11 @@ export interface OverlapGroup {
   count: number;
   /** Hashes (12 bytes) of the newest `hashes.length` ≤ `count` lines of the group, in ring order. */
   hashes: Buffer[];
+  /**
+   * The view's first page began inside this millisecond (its tail cut the ring there): lines of
+   * it before the remembered ones may be older than the view.
+   */
+  open?: boolean;
 }
 
 export interface SandboxCursorState {
@@ -85,7 +90,8 @@ export function sandboxLineHash(
     .subarray(0, HASH_BYTES);
 }
 
-// Binary groups: per group, varint(frontier − ms), varint(count), varint(n hashes), n × 12 bytes.
+// Binary groups: per group, varint(frontier − ms), varint(count × 2 + open), varint(n hashes), n × 12
+// bytes.
 function writeVarint(out: number[], n: number): void {
   let v = n;
   while (v >= 0x80) {
@@ -101,7 +107,7 @@ function packGroups(frontier: number, groups: readonly OverlapGroup[]): string {
   for (const g of groups) {
     head.length = 0;
     writeVarint(head, frontier - g.ms);
-    writeVarint(head, g.count);
+    writeVarint(head, g.count * 2 + (g.open ? 1 : 0));
     writeVarint(head, g.hashes.length);
     parts.push(Buffer.from(head), ...g.hashes);
   }
@@ -130,14 +136,19 @@ function unpackGroups(frontier: number, text: string): OverlapGroup[] {
   const groups: OverlapGroup[] = [];
   while (p < bytes.length) {
     const delta = varint();
-    const count = varint();
+    const counted = varint();
+    const count = Math.floor(counted / 2);
     const n = varint();
     if (p + n * HASH_BYTES > bytes.length) throw invalid("sandbox cursor hashes truncated");
     const hashes: Buffer[] = [];
     for (let i = 0; i < n; i++)
       hashes.push(Buffer.from(bytes.subarray(p + i * HASH_BYTES, p + (i + 1) * HASH_BYTES)));
     p += n * HASH_BYTES;
-    groups.push({ ms: frontier - delta, count, hashes });
+    groups.push(
+      counted % 2 === 1
+        ? { ms: frontier - delta, count, hashes, open: true }
+        : { ms: frontier - delta, count, hashes },
+    );
   }
   return groups;
 }

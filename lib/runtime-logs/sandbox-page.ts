@@ -6,8 +6,10 @@
  * Order of checks on every answer: first the instance (two IDs in one answer → 503; another ID
  * than the cursor's → `stream_replaced`, the frontier resets and every line is new); then the
  * frontier: lines older than the overlap start are never delivered again; lines inside the
- * overlap are matched against the remembered keyed hashes, per millisecond, as multisets (the
- * older lines of a group remembered by count only are skipped by position); newer lines are new.
+ * overlap are matched against the remembered keyed hashes, per millisecond, as the run they were
+ * delivered in (after the lines remembered by count; in the view's first millisecond after lines
+ * older than the view too), or as multisets once the ring evicted some; newer lines are new, and
+ * a line before one the view delivered never is.
  * A remembered line the answer no longer holds means the ring rolled past it (`buffer_lost`, or
  * `window_exceeded` when the answer was a full window of a ring holding more), dated at the oldest
  * returned line. Lines
@@ -121,6 +123,8 @@ interface Selection {
   loss: GapRecord | null;
   /** The frontier the selection matched against (null for a new view or a replaced stream). */
   front: SandboxCursorState | null;
+  /** The millisecond the view's first page began inside, while it is remembered. */
+  openMs: number | null;
 }
 
 /** Steps 1–2 of the order of checks: the instance, then the frontier. */
@@ -207,28 +211,57 @@ export function selectSandboxLines(
   for (const g of front?.groups ?? []) {
     const at = byMs.get(g.ms) ?? [];
     byMs.delete(g.ms);
-    const remembered = new Map<string, number>();
-    for (const h of g.hashes) remembered.set(hex(h), (remembered.get(hex(h)) ?? 0) + 1);
-    let left = g.hashes.length;
-    let byPosition = g.count - g.hashes.length;
-    let matched = false;
-    for (const i of at) {
-      const k = hex(hashOf(i));
-      const r = remembered.get(k) ?? 0;
-      if (r > 0) {
-        remembered.set(k, r - 1);
-        left--;
-        matched = true;
-        fates[i] = Fate.Known;
-      } else if (byPosition > 0 && !matched) {
-        byPosition--;
-        fates[i] = Fate.Known;
-      } else fates[i] = Fate.New;
+    const run = g.hashes.length;
+    let byPosition = g.count - run;
+    // The remembered lines were delivered in a row, after the ones remembered by count. In a
+    // millisecond the view began inside, older lines may come first: the latest place the answer
+    // holds them in a row (a line after them is never taken for one of them). Elsewhere nothing
+    // comes first: the place right after the counted ones, or earlier when the ring evicted some.
+    const latest = g.open ? at.length - run : Math.min(at.length - run, byPosition);
+    let place = -1;
+    for (let p = latest; p >= 0 && run > 0 && place < 0; p--) {
+      let same = true;
+      for (let j = 0; j < run && same; j++) same = hashOf(at[p + j]!).equals(g.hashes[j]!);
+      if (same) place = p;
+    }
+    let left = 0;
+    if (place >= 0) {
+      // Before them: the ones remembered by count, then lines older than the view. After: new.
+      for (let j = 0; j < at.length; j++) fates[at[j]!] = j < place + run ? Fate.Known : Fate.New;
+      const counted = Math.min(byPosition, place);
+      for (let j = 0; j < place - counted; j++) fates[at[j]!] = Fate.Drop;
+      byPosition -= counted;
+    } else {
+      // Not in a row any more: the ring evicted some of them. Matched as a multiset; the oldest
+      // lines, by count, are the delivered ones when nothing remembered by hash is left.
+      const remembered = new Map<string, number>();
+      for (const h of g.hashes) remembered.set(hex(h), (remembered.get(hex(h)) ?? 0) + 1);
+      left = run;
+      let matched = false;
+      for (const i of at) {
+        const k = hex(hashOf(i));
+        const r = remembered.get(k) ?? 0;
+        if (r > 0) {
+          remembered.set(k, r - 1);
+          left--;
+          matched = true;
+          fates[i] = Fate.Known;
+        } else if (byPosition > 0 && !matched) {
+          byPosition--;
+          fates[i] = Fate.Known;
+        } else fates[i] = Fate.New;
+      }
     }
     missing += left + byPosition;
   }
   // Milliseconds of the overlap with nothing remembered: lines the view has not delivered.
   for (const at of byMs.values()) for (const i of at) fates[i] = Fate.New;
+  // A ring only appends and a page delivers a prefix of its answer: a line before one the view
+  // delivered was written before it, so it was delivered too or is older than the view (its first
+  // page began after it, whatever its time says). Only lines after the last delivered one are new.
+  let lastKnown = -1;
+  for (let i = 0; i < n; i++) if (fates[i] === Fate.Known) lastKnown = i;
+  for (let i = 0; i < lastKnown; i++) if (fates[i] === Fate.New) fates[i] = Fate.Drop;
 
   let loss: GapRecord | null = null;
   if (front !== null) {
@@ -256,7 +289,12 @@ export function selectSandboxLines(
     else if (rolledInto && oldest !== null) loss = gap("buffer_lost", sandboxTime(oldest));
   }
 
-  return { instance, replaced, fates, hashes, untimed, loss, front };
+  // A new view's tail that cut the ring may have begun inside a millisecond: remember which.
+  let openMs: number | null = front?.groups.find((g) => g.open)?.ms ?? null;
+  if (cursor === null && n >= ctx.requested.lines && ctx.bufferTotal > n) {
+    for (let i = 0; i < n && openMs === null; i++) if (!untimed[i]) openMs = lines[i]!.timestampMs;
+  }
+  return { instance, replaced, fates, hashes, untimed, loss, front, openMs };
 }
 
 /** The next cursor: the frontier and overlap after the last line this page accounts for. */
@@ -297,10 +335,7 @@ function nextState(
     }
     // Nothing new: keep the frontier (its hashes only while the key is the same). After a loss,
     // none of the remembered lines is left in the ring: forget them, or every poll would report it.
-    const groups =
-      sel.loss !== null
-        ? []
-        : front.groups.map((g) => (sameKey ? g : { ms: g.ms, count: g.count, hashes: [] }));
+    const groups = sel.loss !== null ? [] : front.groups.map((g) => (sameKey ? g : { ...g, hashes: [] }));
     return {
       ...base,
       frontierMs: front.frontierMs,
@@ -328,7 +363,10 @@ function nextState(
   for (const ms of newestFirst) {
     const at = byMs.get(ms)!;
     const take = Math.min(budget, at.length);
-    groups.unshift({ ms, count: at.length, hashes: at.slice(at.length - take).map(hashOf) });
+    const hashes = at.slice(at.length - take).map(hashOf);
+    groups.unshift(
+      ms === sel.openMs ? { ms, count: at.length, hashes, open: true } : { ms, count: at.length, hashes },
+    );
     budget -= take;
     if (budget === 0) {
       // Older lines than these are never delivered again.

@@ -220,6 +220,39 @@ describe("sandbox resume", () => {
     expect(lines(third.page.records)).toEqual([]);
   });
 
+  it("never delivers lines older than the view's first page, even in its first millisecond", () => {
+    // A burst in one millisecond, a tail of 2 taken from its end, then a line 4 s later.
+    const ring = Array.from({ length: 6 }, (_, i) => line(5, `burst #${i}`));
+    const first = page(chunk(ring.slice(-2), { lines: 2, sinceMs: 0 }, 6), {
+      view: { binding: SANDBOX_BINDING, tailLines: 2 },
+    });
+    expect(lines(first.page.records)).toEqual(["burst #4", "burst #5"]);
+    const later = [...ring, line(4_000, "later"), line(3_000, "dated earlier, written after")];
+    const resume = { lines: 2000, sinceMs: T0 };
+    const second = page(chunk(later, resume), { cursor: state(first.cursor) });
+    expect(second.page.records.map((r) => (r.type === "line" ? r.message : r.type))).toEqual([
+      "later",
+      "dated earlier, written after",
+    ]);
+    // The whole ring again, with one line older than the view at an earlier millisecond first.
+    const third = page(chunk([line(1, "older"), ...later], resume), { cursor: state(second.cursor) });
+    expect(third.page.records).toEqual([]);
+  });
+
+  it("places identical lines of the first millisecond after the older ones, and a new one once", () => {
+    // Older than the view: `allow tick allow`; the first page: `allow tick tick`.
+    const ring = ["allow", "tick", "allow", "allow", "tick", "tick"].map((m) => line(5, m));
+    const first = page(chunk(ring.slice(-3), { lines: 3, sinceMs: 0 }, 6), {
+      view: { binding: SANDBOX_BINDING, tailLines: 3 },
+    });
+    expect(lines(first.page.records)).toEqual(["allow", "tick", "tick"]);
+    const resume = { lines: 2000, sinceMs: T0 };
+    const second = page(chunk(ring, resume), { cursor: state(first.cursor) });
+    expect(second.page.records).toEqual([]);
+    const third = page(chunk([...ring, line(5, "tick")], resume), { cursor: state(second.cursor) });
+    expect(lines(third.page.records)).toEqual(["tick"]);
+  });
+
   it("reports a new instance as stream_replaced and delivers all of its lines", () => {
     const first = page(chunk([line(5, "old")]));
     const next = page(
