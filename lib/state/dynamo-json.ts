@@ -113,6 +113,48 @@ export function amzDate(at: number): string {
 /** A header value as the canonical request has it: trimmed, inner runs of white space one space. */
 const canonicalValue = (value: string) => (/\s/.test(value) ? value.trim().replace(/\s+/g, " ") : value);
 
+/** What a request signs besides its body, credentials and time. */
+export type RequestShape = Omit<SignInput, "body" | "credentials" | "at">;
+
+/**
+ * The canonical request of one request shape, worked out once (sorted header names, their lines,
+ * the signed-header list): a signature fills in only the date, the session token and the body's
+ * hash. `parts` surround those: `parts[0] date parts[1] [token parts[2]] bodyHash`.
+ */
+export class SigningTemplate {
+  readonly #plain: { parts: string[]; signedHeaders: string };
+  #withToken: { parts: string[]; signedHeaders: string } | undefined;
+
+  constructor(readonly shape: RequestShape) {
+    this.#plain = this.#canonical(false);
+  }
+
+  /** The canonical request's parts and signed headers, with or without a session token. */
+  variant(token: boolean): { parts: string[]; signedHeaders: string } {
+    if (!token) return this.#plain;
+    this.#withToken ??= this.#canonical(true);
+    return this.#withToken;
+  }
+
+  #canonical(token: boolean): { parts: string[]; signedHeaders: string } {
+    const { method, path, host, headers } = this.shape;
+    const lines: Record<string, string> = { ...headers, host, "x-amz-date": "" };
+    if (token) lines["x-amz-security-token"] = "";
+    const names = Object.keys(lines).sort();
+    const signedHeaders = names.join(";");
+    const parts: string[] = [];
+    let text = `${method}\n${path}\n\n`;
+    for (const name of names) {
+      if (name === "x-amz-date" || name === "x-amz-security-token") {
+        parts.push(`${text}${name}:`);
+        text = "\n";
+      } else text += `${name}:${canonicalValue(lines[name] as string)}\n`;
+    }
+    parts.push(`${text}\n${signedHeaders}\n`);
+    return { parts, signedHeaders };
+  }
+}
+
 /**
  * AWS Signature Version 4 of a request with an empty query, its signing key kept per day, region,
  * service and secret (one HMAC chain a day instead of one a call), and its `x-amz-date` per second.
@@ -127,29 +169,48 @@ export class SigV4Signer {
   #date = "";
 
   sign(input: SignInput): Record<string, string> {
-    const second = Math.floor(input.at / 1000);
+    return this.signAs(new SigningTemplate(input), input.body, input.credentials, input.at);
+  }
+
+  /** Signs a request of the template's shape: keep the template for requests of one shape. */
+  signAs(
+    template: SigningTemplate,
+    body: string,
+    credentials: Credentials,
+    at: number,
+  ): Record<string, string> {
+    const second = Math.floor(at / 1000);
     if (second !== this.#dateSecond) {
       this.#dateSecond = second;
-      this.#date = amzDate(input.at);
+      this.#date = amzDate(at);
     }
     const date = this.#date;
     const day = date.slice(0, 8);
-    const headers: Record<string, string> = { ...input.headers, host: input.host, "x-amz-date": date };
-    if (input.credentials.sessionToken) headers["x-amz-security-token"] = input.credentials.sessionToken;
-    const names = Object.keys(headers).sort();
-    let canonicalHeaders = "";
-    for (const name of names) canonicalHeaders += `${name}:${canonicalValue(headers[name] as string)}\n`;
-    const signedHeaders = names.join(";");
-    const canonical = `${input.method}\n${input.path}\n\n${canonicalHeaders}\n${signedHeaders}\n${sha256Hex(input.body)}`;
-    const scope = `${day}/${input.region}/${input.service}/aws4_request`;
+    const { shape } = template;
+    const token = credentials.sessionToken;
+    const { parts, signedHeaders } = template.variant(Boolean(token));
+    const headers: Record<string, string> = { ...shape.headers, host: shape.host, "x-amz-date": date };
+    let canonical = `${parts[0]}${date}${parts[1]}`;
+    if (token) {
+      headers["x-amz-security-token"] = token;
+      canonical += `${canonicalValue(token)}${parts[2]}`;
+    }
+    canonical += sha256Hex(body);
+    const scope = `${day}/${shape.region}/${shape.service}/aws4_request`;
     const toSign = `AWS4-HMAC-SHA256\n${date}\n${scope}\n${sha256Hex(canonical)}`;
-    const signature = this.#signingKey(scope, day, input).hex(toSign);
-    headers.authorization = `AWS4-HMAC-SHA256 Credential=${input.credentials.accessKeyId}/${scope}, SignedHeaders=${signedHeaders}, Signature=${signature}`;
+    const signature = this.#signingKey(scope, day, shape.region, shape.service, credentials).hex(toSign);
+    headers.authorization = `AWS4-HMAC-SHA256 Credential=${credentials.accessKeyId}/${scope}, SignedHeaders=${signedHeaders}, Signature=${signature}`;
     return headers;
   }
 
-  #signingKey(scope: string, day: string, input: SignInput): HmacSha256 {
-    const { accessKeyId, secretAccessKey } = input.credentials;
+  #signingKey(
+    scope: string,
+    day: string,
+    region: string,
+    service: string,
+    credentials: Credentials,
+  ): HmacSha256 {
+    const { accessKeyId, secretAccessKey } = credentials;
     if (
       this.#key === null ||
       scope !== this.#keyScope ||
@@ -157,10 +218,7 @@ export class SigV4Signer {
       secretAccessKey !== this.#keySecret
     ) {
       const hmac = (key: string | Buffer, data: string) => createHmac("sha256", key).update(data).digest();
-      const k = hmac(
-        hmac(hmac(hmac(`AWS4${secretAccessKey}`, day), input.region), input.service),
-        "aws4_request",
-      );
+      const k = hmac(hmac(hmac(hmac(`AWS4${secretAccessKey}`, day), region), service), "aws4_request");
       this.#keyScope = scope;
       this.#keyAccessKeyId = accessKeyId;
       this.#keySecret = secretAccessKey;
@@ -251,6 +309,8 @@ interface Route {
   region: string;
   strategy: RetryStrategy;
   maxAttempts: number;
+  /** The signing template of each operation's requests, made on its first call. */
+  templates: Map<string, SigningTemplate>;
 }
 
 /** How the direct calls reach DynamoDB: the SDK handler's agents and its per-attempt timeouts. */
@@ -322,6 +382,7 @@ export class DirectDynamoDBClient extends DynamoDBClient {
         // The SDK's own standard strategy (v2 interface): attempts, backoff and the retry quota.
         strategy: strategy as unknown as RetryStrategy,
         maxAttempts,
+        templates: new Map(),
       }));
       this.#resolved.catch(() => {
         this.#resolved = undefined;
@@ -331,7 +392,8 @@ export class DirectDynamoDBClient extends DynamoDBClient {
   }
 
   async #direct(operation: string, input: unknown, abortSignal: AbortSignal | undefined): Promise<unknown> {
-    const { endpoint, region, strategy: v2, maxAttempts } = await this.#route();
+    const route = await this.#route();
+    const v2 = route.strategy;
     const body = JSON.stringify(input, toWire);
     let token = await v2.acquireInitialRetryToken("");
     let attempts = 0;
@@ -339,15 +401,7 @@ export class DirectDynamoDBClient extends DynamoDBClient {
     for (;;) {
       attempts++;
       try {
-        const output = await this.#attempt(
-          operation,
-          endpoint,
-          region,
-          body,
-          abortSignal,
-          attempts,
-          maxAttempts,
-        );
+        const output = await this.#attempt(operation, route, body, abortSignal, attempts);
         v2.recordSuccess(token);
         (output.$metadata as Record<string, unknown>).attempts = attempts;
         (output.$metadata as Record<string, unknown>).totalRetryDelay = totalRetryDelay;
@@ -377,29 +431,27 @@ export class DirectDynamoDBClient extends DynamoDBClient {
 
   async #attempt(
     operation: string,
-    endpoint: Endpoint,
-    region: string,
+    route: Route,
     body: string,
     abortSignal: AbortSignal | undefined,
     attempt: number,
-    maxAttempts: number,
   ): Promise<Record<string, unknown>> {
+    const { endpoint, region } = route;
     const credentials = (await this.config.credentials()) as Credentials;
-    const headers = this.#signer.sign({
-      method: "POST",
-      host: endpoint.host,
-      path: endpoint.path,
-      headers: {
-        "content-type": CONTENT_TYPE,
-        "x-amz-target": `${TARGET_PREFIX}${operation}`,
-      },
-      body,
-      region,
-      service: SERVICE,
-      credentials,
-      at: Date.now() + this.#clockOffsetMs,
-    });
-    headers["amz-sdk-request"] = `attempt=${attempt}; max=${maxAttempts}`;
+    let template = route.templates.get(operation);
+    if (template === undefined) {
+      template = new SigningTemplate({
+        method: "POST",
+        host: endpoint.host,
+        path: endpoint.path,
+        headers: { "content-type": CONTENT_TYPE, "x-amz-target": `${TARGET_PREFIX}${operation}` },
+        region,
+        service: SERVICE,
+      });
+      route.templates.set(operation, template);
+    }
+    const headers = this.#signer.signAs(template, body, credentials, Date.now() + this.#clockOffsetMs);
+    headers["amz-sdk-request"] = `attempt=${attempt}; max=${route.maxAttempts}`;
     const response = await this.#connections(endpoint).request(
       { method: "POST", path: endpoint.path, headers, body },
       {
