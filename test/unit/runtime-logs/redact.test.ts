@@ -112,7 +112,7 @@ describe("redactText", () => {
     expect(out).not.toContain("x1");
   });
 
-  it("is deterministic and idempotent on its own output", () => {
+  it("is deterministic (idempotence: test/unit/redact/disguise.test.ts)", () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 200 }), (s) => {
         const once = redactText(s);
