@@ -104,8 +104,8 @@ function numberOf(value: AttributeValue | undefined, what: string): number | und
   return n;
 }
 
-function parseHolders(holders: AttributeValue | undefined): Record<string, number> {
-  const out: Record<string, number> = {};
+function parseHolders(holders: AttributeValue | undefined): Map<string, number> {
+  const out = new Map<string, number>();
   if (holders === undefined) return out;
   if (!Array.isArray(holders.SS)) throw new LimitItemError("bad holders");
   for (const entry of holders.SS) {
@@ -114,7 +114,7 @@ function parseHolders(holders: AttributeValue | undefined): Record<string, numbe
     if (!Number.isFinite(expiresAt) || hash === entry.length - 1) {
       throw new LimitItemError("bad holder");
     }
-    out[entry.slice(hash + 1)] = expiresAt;
+    out.set(entry.slice(hash + 1), expiresAt);
   }
   return out;
 }
@@ -129,7 +129,7 @@ function fromItem(item: Item): LimitState {
 
 /** The item for a state written whole (DynamoDB has no empty sets: no holders, no attribute). */
 function toItem(key: string, state: LimitState, now: number): Item {
-  const entries = Object.entries(state.holders).map(([id, at]) => holderEntry(id, at));
+  const entries = Array.from(state.holders, ([id, at]) => holderEntry(id, at));
   return {
     pk: str(key),
     version: num(state.version),

@@ -120,7 +120,7 @@ describe("rate (GCRA) on dynalite with a manual clock", () => {
             if (plan.kind === "write") {
               expect(plan.next.tat ?? 0).toBeGreaterThanOrEqual(state?.tat ?? 0);
               expect((plan.next.tat ?? 0) - now).toBeLessThanOrEqual(5_000 + 1e-6);
-              state = { ...plan.next, holders: {} };
+              state = { ...plan.next, holders: new Map() };
             } else if (plan.kind === "rate_limited") {
               expect(plan.retryAfterSeconds).toBeGreaterThanOrEqual(1);
               const fitsAt = now + plan.retryAfterSeconds * 1000;
