@@ -16,6 +16,8 @@ export const SANDBOX_OVERLAP_MS = 5_000;
 export const MAX_OVERLAP_HASHES = 48;
 export const MAX_UNTIMED_HASHES = 16;
 const HASH_BYTES = 12;
+/** One line hash in base64url. */
+const HASH_TEXT = /^[A-Za-z0-9_-]{16}$/;
 const LINE_DOMAIN = "runtime-logs-sandbox-line\0";
 const B64URL = /^[A-Za-z0-9_-]*$/;
 /** OpenShell instance IDs as we accept them (the cursor binds one). */
@@ -52,6 +54,11 @@ export interface SandboxCursorState {
   untimed: Buffer[];
   /** The last page was cut before an untimed line: the next read must not filter by time. */
   untimedPending: boolean;
+  /**
+   * Hash of the first line of the last answer, when that answer was the whole full ring: while
+   * the ring still begins with it, nothing was evicted since, and no new loss is reported.
+   */
+  ringStart: Buffer | null;
 }
 
 export type VerifiedSandboxCursor =
@@ -167,7 +174,7 @@ function unpackHashes(text: string): Buffer[] {
   return out;
 }
 
-const PAYLOAD_KEYS = ["v", "x", "k", "b", "i", "s", "tl", "f", "o", "g", "u", "p"].sort();
+const PAYLOAD_KEYS = ["v", "x", "k", "b", "i", "s", "tl", "f", "o", "g", "u", "p", "r"].sort();
 const isInt = (v: unknown, min: number, max: number): v is number =>
   typeof v === "number" && Number.isSafeInteger(v) && v >= min && v <= max;
 
@@ -177,7 +184,7 @@ function validate(o: Record<string, unknown>, keyId: string): SandboxCursorState
   if (keys.length !== PAYLOAD_KEYS.length || keys.some((k, i) => k !== PAYLOAD_KEYS[i])) {
     throw invalid("sandbox cursor fields");
   }
-  const { v, x, k, i, s, tl, f, o: start, g, u, p } = o;
+  const { v, x, k, i, s, tl, f, o: start, g, u, p, r } = o;
   if (v !== 1 || x !== "sandbox" || k !== keyId) throw invalid("sandbox cursor version, kind or key id");
   if (!isInt(i, 1, MAX_MS)) throw invalid("sandbox cursor issuedAt");
   if (s !== null && (typeof s !== "string" || !SANDBOX_ID.test(s))) throw invalid("sandbox cursor instance");
@@ -185,6 +192,9 @@ function validate(o: Record<string, unknown>, keyId: string): SandboxCursorState
   if (typeof g !== "string" || !B64URL.test(g) || g.length > 1200) throw invalid("sandbox cursor groups");
   if (typeof u !== "string" || !B64URL.test(u) || u.length > 300) throw invalid("sandbox cursor untimed");
   if (typeof p !== "boolean") throw invalid("sandbox cursor pending flag");
+  if (typeof r !== "string" || (r !== "" && !HASH_TEXT.test(r))) throw invalid("sandbox cursor ring start");
+  const ringStart = r === "" ? null : Buffer.from(r, "base64url");
+  if (ringStart !== null && ringStart.toString("base64url") !== r) throw invalid("sandbox cursor ring start");
   const untimed = unpackHashes(u);
   if (untimed.length > MAX_UNTIMED_HASHES) throw invalid("sandbox cursor untimed hashes");
   if (f === null) {
@@ -199,6 +209,7 @@ function validate(o: Record<string, unknown>, keyId: string): SandboxCursorState
       groups: [],
       untimed,
       untimedPending: p,
+      ringStart,
     };
   }
   if (!isInt(f, 1, MAX_MS) || !isInt(start, 1, MAX_MS)) throw invalid("sandbox cursor frontier");
@@ -226,6 +237,7 @@ function validate(o: Record<string, unknown>, keyId: string): SandboxCursorState
     groups,
     untimed,
     untimedPending: p,
+    ringStart,
   };
 }
 
@@ -250,6 +262,7 @@ export function signSandboxCursor(
     g: f === null ? "" : packGroups(f, state.groups),
     u: packHashes(state.untimed),
     p: state.untimedPending,
+    r: state.ringStart === null ? "" : state.ringStart.toString("base64url"),
   };
   validate(body, key.id);
   const payload = Buffer.from(JSON.stringify(body), "utf8").toString("base64url");

@@ -125,6 +125,8 @@ interface Selection {
   front: SandboxCursorState | null;
   /** The millisecond the view's first page began inside, while it is remembered. */
   openMs: number | null;
+  /** The answer was the whole full ring: its first line (`ringStart` of the next cursor). */
+  ringStart: number | null;
 }
 
 /** Steps 1–2 of the order of checks: the instance, then the frontier. */
@@ -263,6 +265,7 @@ export function selectSandboxLines(
   for (let i = 0; i < n; i++) if (fates[i] === Fate.Known) lastKnown = i;
   for (let i = 0; i < lastKnown; i++) if (fates[i] === Fate.New) fates[i] = Fate.Drop;
 
+  const wholeRing = n > 0 && ctx.bufferTotal >= ctx.ringCapacity && n >= ctx.bufferTotal;
   let loss: GapRecord | null = null;
   if (front !== null) {
     let oldest: number | null = null;
@@ -276,11 +279,12 @@ export function selectSandboxLines(
     // The whole ring came back full, and nothing older than the overlap (or, before the first timed
     // line, nothing at all) is left: it may have rolled past lines this view never saw, and
     // identical lines could hide which ones it evicted.
+    // A ring that still begins with the line it began with at the last read evicted nothing since.
     const rolledInto =
-      ctx.bufferTotal >= ctx.ringCapacity &&
-      n >= ctx.bufferTotal &&
+      wholeRing &&
       oldest !== null &&
-      (O === null || oldest >= O);
+      (O === null || oldest >= O) &&
+      !(front.ringStart !== null && hashOf(0).equals(front.ringStart));
     // A full answer from a ring holding more than one read returns: the missing lines may still be
     // in the ring, past the window. A full answer that was the whole ring: they were evicted.
     const windowCut = full && ctx.bufferTotal > n;
@@ -294,7 +298,7 @@ export function selectSandboxLines(
   if (cursor === null && n >= ctx.requested.lines && ctx.bufferTotal > n) {
     for (let i = 0; i < n && openMs === null; i++) if (!untimed[i]) openMs = lines[i]!.timestampMs;
   }
-  return { instance, replaced, fates, hashes, untimed, loss, front, openMs };
+  return { instance, replaced, fates, hashes, untimed, loss, front, openMs, ringStart: wholeRing ? 0 : null };
 }
 
 /** The next cursor: the frontier and overlap after the last line this page accounts for. */
@@ -310,7 +314,13 @@ function nextState(
   };
   const front = sel.front;
   const sameKey = front !== null && front.keyId === x.signing.id;
-  const base = { keyId: x.signing.id, issuedAt: x.now, sandboxId: sel.instance, tailLines: x.tailLines };
+  const base = {
+    keyId: x.signing.id,
+    issuedAt: x.now,
+    sandboxId: sel.instance,
+    tailLines: x.tailLines,
+    ringStart: sel.ringStart === null ? null : hashOf(sel.ringStart),
+  };
 
   // Untimed lines delivered: the remembered ones, then the new ones (the newest 16 are kept).
   const untimed: Buffer[] = sameKey ? [...(front?.untimed ?? [])] : [];

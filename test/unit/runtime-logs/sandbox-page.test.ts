@@ -298,6 +298,30 @@ describe("sandbox resume", () => {
     expect(after.page.records).toEqual([]);
   });
 
+  it("reports a possible loss of a full ring once, until the ring moves again", () => {
+    // A ring of 4 full of one millisecond's lines: the view cannot prove it saw them in place, so
+    // a read of the whole ring reports buffer_lost; read again unchanged, it has nothing to report.
+    const burst = (from: number) => Array.from({ length: 4 }, (_, i) => line(5, `burst #${from + i}`));
+    const resume = { lines: 2000, sinceMs: T0 };
+    const first = page(chunk(burst(0).slice(-1), { lines: 1, sinceMs: 0 }, 4), {
+      view: { binding: SANDBOX_BINDING, tailLines: 1 },
+      ringCapacity: 4,
+    });
+    const rolled = page(chunk(burst(4), resume), { cursor: state(first.cursor), ringCapacity: 4 });
+    expect(rolled.page.records[0]).toMatchObject({ type: "gap", reason: "buffer_lost" });
+    expect(lines(rolled.page.records)).toEqual(["burst #4", "burst #5", "burst #6", "burst #7"]);
+    const same = page(chunk(burst(4), resume), { cursor: state(rolled.cursor), ringCapacity: 4 });
+    expect(same.page.records).toEqual([]);
+    const again = page(chunk(burst(4), resume), { cursor: state(same.cursor), ringCapacity: 4 });
+    expect(again.page.records).toEqual([]);
+    // One line more evicts the first: the ring moved, and the gap is reported with the new line.
+    const moved = page(chunk([...burst(4).slice(1), line(6, "next")], resume), {
+      cursor: state(again.cursor),
+      ringCapacity: 4,
+    });
+    expect(moved.page.records.map((r) => (r.type === "line" ? r.message : r.type))).toEqual(["gap", "next"]);
+  });
+
   it("delivers untimed lines once without moving the frontier", () => {
     const now = T0 + 10_000;
     const future = line(now - T0 + 3_600_000, "from the future");
