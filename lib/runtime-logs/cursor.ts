@@ -15,6 +15,9 @@ export const CURSOR_TTL_MS = 60 * 60 * 1000;
 export const CURSOR_MAX_SKEW_MS = 60 * 1000;
 export const MAX_FRONTIER_HASHES = 16;
 export const MAX_FUTURE_HASHES = 8;
+export const MAX_PENDING_LINES = 8;
+/** The furthest place a pending line can have (three base-36 digits). */
+export const MAX_PENDING_PLACE = 36 ** 3 - 1;
 const MIN_KEY_BYTES = 32;
 
 const MAC_DOMAIN = "runtime-logs-cursor\0";
@@ -25,6 +28,8 @@ const B64URL = /^[A-Za-z0-9_-]+$/;
 const HASH = /^[A-Za-z0-9_-]{16}$/;
 /** A remembered far-future line: its hash, then `.` and its time in ms (base 36) when known. */
 const FUTURE_ENTRY = /^[A-Za-z0-9_-]{16}(?:\.[0-9a-z]{1,11})?$/;
+/** A pending untimed line: its hash, then `.` and its place after the last line accounted (base 36). */
+const PENDING_ENTRY = /^[A-Za-z0-9_-]{16}\.(?:0|[1-9a-z][0-9a-z]{0,2})$/;
 const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const UID = /^[A-Za-z0-9-]{1,64}$/;
 
@@ -104,7 +109,7 @@ export function keyById(keys: CursorKeys, id: string): SecretKey | null {
 export function signCursor(state: CursorState, binding: CursorBinding, keys: CursorKeys): string {
   const key = signingKey(keys);
   checkKey(key);
-  const body = {
+  const body: Record<string, unknown> = {
     v: 1,
     k: key.id,
     b: bindingHash(key, binding),
@@ -126,8 +131,10 @@ export function signCursor(state: CursorState, binding: CursorBinding, keys: Cur
     w: state.lastNewAt,
     x: state.readAt,
   };
+  // Only a page that left an untimed line names it: other cursors keep their shape.
+  if (state.pending !== undefined && state.pending.length > 0) body.l = state.pending;
   // Validate what we sign with the same rules we verify with.
-  validate(body as unknown as Record<string, unknown>, key.id);
+  validate(body, key.id);
   const payload = Buffer.from(JSON.stringify(body), "utf8").toString("base64url");
   const token = `v1.${payload}.${mac(key, payload)}`;
   if (token.length > MAX_CURSOR_CHARS) throw new ServiceError("INTERNAL", { internal: "cursor too long" });
@@ -156,17 +163,21 @@ const PAYLOAD_KEYS = [
   "w",
   "x",
 ].sort();
+/** Fields a payload carries only when they are not empty. */
+const OPTIONAL_KEYS = ["l"];
 
 const isCount = (v: unknown, max: number): v is number =>
   typeof v === "number" && Number.isSafeInteger(v) && v >= 0 && v <= max;
 
 /** Field checks shared by signing and verifying; returns the state (without the binding). */
 function validate(o: Record<string, unknown>, keyId: string): CursorState {
-  const keys = Object.keys(o).sort();
+  const keys = Object.keys(o)
+    .filter((key) => !OPTIONAL_KEYS.includes(key))
+    .sort();
   if (keys.length !== PAYLOAD_KEYS.length || keys.some((k, i) => k !== PAYLOAD_KEYS[i])) {
     throw invalid("cursor fields");
   }
-  const { v, k, i, p, u, ct, r, pv, tl, t, n, c, h, po, pf, f, a, w, x } = o;
+  const { v, k, i, p, u, ct, r, pv, tl, t, n, c, h, po, pf, f, a, w, x, l } = o;
   if (v !== 1 || k !== keyId) throw invalid("cursor version or key id");
   if (!isCount(i, 8.64e15) || i < 1) throw invalid("cursor issuedAt");
   if (typeof p !== "string" || !isDnsSubdomain(p)) throw invalid("cursor pod");
@@ -195,6 +206,7 @@ function validate(o: Record<string, unknown>, keyId: string): CursorState {
     throw invalid("cursor future hashes");
   }
   if (a !== null && a !== "" && (typeof a !== "string" || !HASH.test(a))) throw invalid("cursor anchor");
+  if (l !== undefined && !isPendingList(l)) throw invalid("cursor pending lines");
   if (!isCount(w, 8.64e15) || w < 1) throw invalid("cursor lastNewAt");
   if (!isCount(x, 8.64e15) || x < 1) throw invalid("cursor readAt");
   // Inconsistent pairs.
@@ -203,6 +215,7 @@ function validate(o: Record<string, unknown>, keyId: string): CursorState {
   if (c && t === null) throw invalid("cursor complete without lastTime");
   if (pf !== null && (typeof pf !== "string" || pf !== t)) throw invalid("cursor pem frontier");
   if (!po && pf !== null) throw invalid("cursor pem frontier without block");
+  if (l !== undefined && n === 0) throw invalid("cursor pending lines without lines");
   const state: CursorState = {
     keyId,
     issuedAt: i,
@@ -223,9 +236,32 @@ function validate(o: Record<string, unknown>, keyId: string): CursorState {
     lastNewAt: w,
     readAt: x,
   };
+  if (l !== undefined) state.pending = l as string[];
   parsedFrontiers.set(state, frontier);
   return state;
 }
+
+/** A non-empty list of at most 8 pending lines, their places strictly increasing. */
+function isPendingList(l: unknown): boolean {
+  if (!Array.isArray(l) || l.length === 0 || l.length > MAX_PENDING_LINES) return false;
+  let last = -1;
+  for (const entry of l) {
+    if (typeof entry !== "string" || !PENDING_ENTRY.test(entry)) return false;
+    const place = pendingPlace(entry);
+    if (place <= last) return false;
+    last = place;
+  }
+  return true;
+}
+
+/** A pending line's keyed hash. */
+export const pendingHash = (entry: string): string => entry.slice(0, 16);
+
+/** A pending line's place among the lines after the last one accounted. */
+export const pendingPlace = (entry: string): number => Number.parseInt(entry.slice(17), 36);
+
+/** The cursor entry of a pending line. */
+export const pendingEntry = (hash: string, place: number): string => `${hash}.${place.toString(36)}`;
 
 export function macMatches(key: SecretKey, payload: string, given: string): boolean {
   const expected = Buffer.from(mac(key, payload), "utf8");

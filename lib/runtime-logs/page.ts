@@ -22,6 +22,7 @@ import {
 import { gap } from "./gaps.ts";
 import { recordBytes } from "./json-size.ts";
 import { type RawLine, splitChunk } from "./lines.ts";
+import { missingAt, nextPending, type PendingPlace, placePending } from "./pending.ts";
 import { RESUME_OVERLAP_MS, readTailLines, resumeSince, resumesStream, sinceOf } from "./plan.ts";
 import {
   BEFORE_ALL,
@@ -207,11 +208,23 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
     firstTime = lines[probed.take[0]!]!.time;
     chunkStartComplete = false;
   }
+  // Untimed lines the last page left (cut off, or held back) must be in their places after the last
+  // line accounted, else the kubelet dated them before this read's start: a clock_step gap goes where
+  // each is missing. A gap before every line (a window gap, an unplaced probe) covers them already.
+  const pending =
+    frontier !== null && frontier.pending !== undefined && !sel.windowGap && !probeGap
+      ? placePending(lines, sel.take, frontier.pending, hashKey)
+      : [];
+  if (pending.length > 0) sel = { ...sel, steps: mergeSteps(sel.steps, missingAt(pending, sel.take)) };
+  // Everything this read offers after the last line accounted: the untimed lines the page does not
+  // deliver (held back below, or after its cut) are named in its cursor.
+  const offered = sel.take;
   // Lines without a usable time at the end of a sinceTime read (untimed, far-future) cannot tell
   // whether a clock step back hid lines before them: they wait for a read that places them, a timed
   // line after them or the probe of the next (idle) poll.
   if (input.probe == null && probed === null && sameStream && frontier !== null && !chunk.truncated) {
-    // (Only behind a timed line shown now: the next read is then idle, and probes.)
+    // (Only behind a timed line shown now: the next read is then idle, and probes, unless a timed line
+    // came meanwhile; the cursor names the untimed ones held for that case.)
     const futureKey = keyAt(judgedAt + FUTURE_MS);
     let keep = sel.take.length;
     while (keep > 0) {
@@ -426,6 +439,9 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
     futureKey: keyAt(now + FUTURE_MS),
     latestKey: pem.latestKey,
     effNow,
+    offered,
+    pending,
+    hashKey,
   });
   const token = signCursor(state, view.binding, input.keys.cursor);
 
@@ -666,6 +682,12 @@ interface NextStateInput {
   latestKey: string | null;
   /** Effective keys of `lines` under this read's far-future judgement. */
   effNow: readonly string[];
+  /** `take` before untimed lines at its end were held back. */
+  offered: readonly number[];
+  /** The pending lines of the cursor, placed in this read (empty when a gap before it covers them). */
+  pending: readonly PendingPlace[];
+  /** The key the cursor's line hashes were made with. */
+  hashKey: SecretKey;
 }
 
 function nextState(x: NextStateInput): CursorState {
@@ -779,6 +801,11 @@ function nextState(x: NextStateInput): CursorState {
     if (x.futureKey !== null && line.key !== null && line.key > x.futureKey)
       future.push(`${lineHash(signing, line.raw)}.${keyToMillis(line.key).toString(36)}`);
   }
+  // Untimed lines left after the last one accounted, and pending ones this page could not settle.
+  // Hashes of another key cannot be carried; a stream replaced (or gone) ends with its own gap.
+  const settled = replaced || after === null || front.count === 0;
+  const carried = x.hashKey.id === signing.id ? x.pending : [];
+  const pending = settled ? [] : nextPending(lines, x.offered, lastItem, carried, signing);
   const anchor =
     lastItem >= 0 && !replaced
       ? lineHash(signing, lines[take[lastItem]!]!.raw)
@@ -796,6 +823,7 @@ function nextState(x: NextStateInput): CursorState {
     lastNewAt: timedUpTo(lines, take, lastItem, x.futureKey) ? now : (x.carry?.lastNewAt ?? now),
     // A page that accounted nothing keeps its frontier, and with it the judgement it was built with.
     readAt: lastItem < 0 && !replaced && after !== null && hasFrontier(frontier) ? frontier.readAt : now,
+    ...(pending.length > 0 ? { pending } : {}),
   };
 }
 
@@ -873,6 +901,12 @@ function rehash(
   const same = { lastTime: frontier.lastTime, count: frontier.count, complete: frontier.complete };
   if (frontier.keyId === signing.id) return { ...same, hashes: frontier.hashes };
   return { ...same, complete: false, hashes: [] };
+}
+
+/** Two sorted lists of step positions merged, each position once. */
+function mergeSteps(a: readonly number[], b: readonly number[]): number[] {
+  if (a.length === 0) return b.slice();
+  return [...new Set([...a, ...b])].sort((x, y) => x - y);
 }
 
 /**

@@ -151,6 +151,13 @@ export interface CursorState {
    * begin. "" when this stream has accounted nothing yet; null when unknown (another key).
    */
   anchor: string | null;
+  /**
+   * Untimed lines the last page left after its cut or held back, the first ≤ 8 in log order: each its
+   * keyed hash, `.`, and its place (base 36) among the lines after the last one accounted. The next
+   * read must hold each in its place: the kubelet may have dated it before that read's start (a clock
+   * step back), and its time cannot be read to date the cursor back to it. Absent when there is none.
+   */
+  pending?: string[];
   /** When (service clock, ms) this view last delivered a new line; idle views probe for clock steps. */
   lastNewAt: number;
   /**

@@ -117,6 +117,67 @@ describe("cursor codec", () => {
     expect(token.length).toBeLessThanOrEqual(2048);
   });
 
+  it("names pending untimed lines only when a page left some (field `l`), and round-trips them", () => {
+    const pending = ["AAAAAAAAAAAAAAAA.0", "BBBBBBBBBBBBBBBB.a", "CCCCCCCCCCCCCCCC.rr"];
+    const token = signCursor(state({ pending }), BINDING, KEYS);
+    expect(decode(token).l).toEqual(pending);
+    expect(verify(token)).toEqual({ status: "valid", state: state({ pending }) });
+    // None left: the cursor is the one it was before pending lines existed.
+    expect(signCursor(state({ pending: [] }), BINDING, KEYS)).toBe(signCursor(state(), BINDING, KEYS));
+    expect(verify(signCursor(state(), BINDING, KEYS)).state).not.toHaveProperty("pending");
+  });
+
+  it("a maximal cursor with 8 pending lines and the longest key id fits 2048 characters", () => {
+    const keyId = "k".repeat(64);
+    const keys = { current: { id: keyId, secret: Buffer.alloc(32, 7) } };
+    const token = signCursor(
+      state({
+        keyId,
+        issuedAt: 8.64e15,
+        pod: `${"a".repeat(251)}-b`.slice(0, 253),
+        podUid: "f".repeat(64),
+        container: "c".repeat(63),
+        restartCount: 2 ** 31 - 1,
+        tailLines: 1000,
+        count: 1_048_576,
+        future: Array.from({ length: 8 }, () => `AAAAAAAAAAAAAAAA.${(8.64e15).toString(36)}`),
+        anchor: "BBBBBBBBBBBBBBBB",
+        lastNewAt: 8.64e15,
+        readAt: 8.64e15,
+        pending: Array.from({ length: 8 }, (_, i) => `CCCCCCCCCCCCCCCC.${(36 ** 3 - 8 + i).toString(36)}`),
+      }),
+      BINDING,
+      keys,
+    );
+    expect(token.length).toBeLessThanOrEqual(2048);
+  });
+
+  it("rejects malformed pending lines", () => {
+    const good = decode(signCursor(state(), BINDING, KEYS));
+    for (const value of [
+      [],
+      Array.from({ length: 9 }, (_, i) => `AAAAAAAAAAAAAAAA.${i}`),
+      ["AAAAAAAAAAAAAAAA"],
+      ["AAAAAAAAAAAAAAAA."],
+      ["AAAAAAAAAAAAAAAA.01"],
+      ["AAAAAAAAAAAAAAAA.1000"],
+      ["AAAAAAAAAAAAAAAA.A"],
+      ["short.1"],
+      ["AAAAAAAAAAAAAAAA.2", "BBBBBBBBBBBBBBBB.2"],
+      ["AAAAAAAAAAAAAAAA.3", "BBBBBBBBBBBBBBBB.2"],
+      "AAAAAAAAAAAAAAAA.1",
+      [7],
+      null,
+    ]) {
+      expectInvalid(() => verify(forge({ ...good, l: value })));
+    }
+    expect(verify(forge({ ...good, l: ["AAAAAAAAAAAAAAAA.1"] })).status).toBe("valid");
+    // Pending lines follow the last line accounted: a cursor that accounted none has none.
+    expectInvalid(() =>
+      verify(forge({ ...good, t: null, n: 0, h: [], c: false, pf: null, l: ["AAAAAAAAAAAAAAAA.1"] })),
+    );
+  });
+
   it("rejects malformed hostile-clock fields", () => {
     const good = decode(signCursor(state(), BINDING, KEYS));
     for (const [field, value] of [

@@ -57,9 +57,8 @@ describe("exactly once or a gap (R2)", { timeout: MODEL_TIMEOUT_MS }, () => {
   it("holds under hostile node clocks: steps back and forward, far-future lines (R11)", () => {
     // The schedules' seeds are drawn by fast-check from one run seed, fixed here so that a run is
     // reproducible: sweeps (R11_SEED=random, or runSchedule over seed ranges; 180 000 schedules)
-    // still find about 1 schedule in 30 000 that breaks a promise (an untimed line lost after a step
-    // back), pinned in clock-steps.test.ts as known residue. A failure names the schedule's seed;
-    // runSchedule(seed, trace, { hostileClocks: true }) replays it.
+    // find none that breaks a promise; the ones earlier sweeps found are kept in clock-steps.test.ts.
+    // A failure names the schedule's seed; runSchedule(seed, trace, { hostileClocks: true }) replays it.
     const runSeed =
       process.env.R11_SEED === "random" ? undefined : Number(process.env.R11_SEED ?? 20_261_201);
     let schedules = 0;
