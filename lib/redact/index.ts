@@ -86,18 +86,19 @@ const REMEMBER_MAX_ENTRIES = 4096;
 /**
  * Redact one string that leaves the service. Rules run on the shadow of the text (invisible
  * characters removed, compatibility forms folded) and mask the matching spans of the original;
- * what is left of the original shows its invisible characters as escapes.
+ * what is left of the original shows its invisible characters as escapes. `ascii`: the caller has
+ * checked that `text` is ASCII.
  */
-export function redact(text: string, options: RedactOptions = {}): string {
+export function redact(text: string, options: RedactOptions = {}, ascii = false): string {
   const short = text.length <= REMEMBER_MAX_CHARS && options.event === undefined;
   if (short) {
     const known = REMEMBERED.get(text);
     if (known !== undefined) return known;
   }
   // ASCII holds no private-use character and is its own shadow.
-  const ascii = isAscii(text);
-  const original = ascii ? text : neutralizePrivateUse(text);
-  const shadow: Shadow | null = ascii ? null : shadowOf(original, false);
+  const asciiText = ascii || isAscii(text);
+  const original = asciiText ? text : neutralizePrivateUse(text);
+  const shadow: Shadow | null = asciiText ? null : shadowOf(original, false);
   // Protecting, pseudonymizing and masking only put placeholders in, which complete no trigger
   // word: the triggers of the shadow hold for every later step.
   const f = shadow === null ? TRIGGERS.of(text, true) : TRIGGERS.of(shadow.text);
@@ -109,7 +110,7 @@ export function redact(text: string, options: RedactOptions = {}): string {
   } else {
     const values: string[] = [];
     const whole: Shadow = shadow ?? { text, start: null, end: null, invisible: false };
-    startLedger(ascii);
+    startLedger(asciiText);
     let s = protectExisting(whole.text, values);
     if (f & F_IDENTITY) {
       const before = values.length;

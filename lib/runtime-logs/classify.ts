@@ -178,6 +178,12 @@ function plainWordAt(s: string, from: number, to: number): Level | undefined {
   return undefined;
 }
 
+/**
+ * Printable ASCII without the quote and the backslash, as most text lines are: no control to strip,
+ * ASCII for redaction, and `"${s}"` as JSON.
+ */
+const PLAIN_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
 /** A klog prefix: `E1129 08:00:00.000000 …`. */
 const KLOG = /^[EWIF]\d{4} /;
 
@@ -375,9 +381,9 @@ export class LineClassifier {
     this.run = run;
   }
 
-  /** Redact one outgoing string with this context. */
-  clean(s: string): string {
-    return redact(s, this.options);
+  /** Redact one outgoing string with this context (`ascii`: `s` is known to be ASCII). */
+  clean(s: string, ascii = false): string {
+    return redact(s, this.options, ascii);
   }
 
   /**
@@ -399,7 +405,8 @@ export class LineClassifier {
       run.depth = 0;
       return withheldContent("oversized");
     }
-    const text = stripControls(raw);
+    const plain = PLAIN_TEXT.test(raw);
+    const text = plain ? raw : stripControls(raw);
     let lead = 0;
     while (lead < text.length && text.charCodeAt(lead) === 32) lead++;
     const first = text.charCodeAt(lead);
@@ -429,10 +436,11 @@ export class LineClassifier {
     if (text.length > MAX_TEXT_BYTES / 3 && utf8Length(text) > MAX_TEXT_BYTES)
       return withheldContent("oversized");
     const level = plainLevel(text);
-    const clean = this.clean(text);
+    const clean = this.clean(text, plain);
     const message = fitUtf8(clean, MAX_MESSAGE_BYTES);
     const rec = lineRecord(time, "text", level, message);
-    this.bytes = lineRecordBytes(parsedTimeBytes(time), "text", level, jsonStringBytes(message));
+    const messageBytes = plain && message === text ? text.length + 2 : jsonStringBytes(message);
+    this.bytes = lineRecordBytes(parsedTimeBytes(time), "text", level, messageBytes);
     if (message.length !== clean.length) {
       rec.truncated = true;
       this.bytes += TRUNCATED_TRUE_BYTES;

@@ -265,6 +265,8 @@ describe("classification", () => {
       "ERROR red x ok",
     );
     expect(one("\u001b[33mWARN\u001b[0m careful")).toMatchObject({ level: "warn", message: "WARN careful" });
+    // DEL is the one control among the ASCII that JSON writes as itself.
+    expect(one("WARN careful\u007f now")).toMatchObject({ level: "warn", message: "WARN careful now" });
   });
 
   it("reads no level from Object.prototype's names", () => {
