@@ -7,10 +7,12 @@
  * does besides the handler is the harness: the simulator child appends lines on its own timer, and
  * the API Gateway's part (building the event), the client's (parsing the page) and the log
  * capture's (parsing the summary line) are measured apart (HarnessWork) and reported as
- * `cpu_ms_per_poll_harness`, not as ours. The baseline, measured in the same run and interleaved
- * in rounds, is the bare simulator read each poll makes underneath: the same container's log with
- * the kubeconfig's bearer token and the driver's resume query (`sinceTime` = newest line − 2 s,
- * whole seconds).
+ * `cpu_ms_per_poll_harness`, not as ours. This process's garbage-collection pauses in the
+ * measured windows are reported too (`gc_pause_ms_per_poll_ours`, wall time, and `gc_scavenges` /
+ * `gc_other`), to tell GC from the rest of ours when tuning the heap. The baseline, measured in
+ * the same run and interleaved in rounds, is the bare simulator read each poll makes underneath:
+ * the same container's log with the kubeconfig's bearer token and the driver's resume query
+ * (`sinceTime` = newest line − 2 s, whole seconds).
  *
  * A warm poll is one a warm Lambda container serves: the handler's code paths have run often enough
  * for the JIT, so every follower polls BENCH_P4_WARMUP times (default 200) before anything is
@@ -27,7 +29,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { performance } from "node:perf_hooks";
+import { constants, PerformanceObserver, performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { createDynamo, localDynamoOptions } from "../lib/state/dynamo.ts";
 import { loadRegistry, localCluster, type RegistrySection } from "../local/registry-loader.ts";
@@ -291,6 +293,12 @@ export async function run(): Promise<Record<string, unknown>> {
           return { ours: ownCpuUs(), oursSystem: ownSystemUs(), dynamo: d, sim: k };
         };
         const profiler = windowProfiler();
+        // This process's garbage-collection pauses in the measured windows (part of ours): their
+        // wall time, which a loaded machine stretches, and how many were scavenges.
+        const gcEntries: PerformanceEntry[] = [];
+        const gcObserver = new PerformanceObserver((list) => gcEntries.push(...list.getEntries()));
+        gcObserver.observe({ entryTypes: ["gc"] });
+        const windows: [number, number][] = [];
         for (let r = 0; r < ROUNDS; r++) {
           let before = await snapshot();
           await Promise.all(who.map((_, i) => bare(i, perRound)));
@@ -298,9 +306,11 @@ export async function run(): Promise<Record<string, unknown>> {
           cpu.bareSim += after.sim - before.sim;
           before = await snapshot();
           harness.recording = true;
+          const opened = performance.now();
           await profiler?.start();
           await Promise.all(who.map((_, i) => follow(i, perRound, e2eMs)));
           await profiler?.stop();
+          windows.push([opened, performance.now()]);
           harness.recording = false;
           after = await snapshot();
           cpu.ours += after.ours - before.ours;
@@ -309,6 +319,16 @@ export async function run(): Promise<Record<string, unknown>> {
           cpu.sim += after.sim - before.sim;
         }
 
+        gcEntries.push(...gcObserver.takeRecords());
+        gcObserver.disconnect();
+        const gc = { ms: 0, scavenges: 0, other: 0 };
+        for (const entry of gcEntries) {
+          if (!windows.some(([from, to]) => entry.startTime >= from && entry.startTime < to)) continue;
+          gc.ms += entry.duration;
+          const kind = (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind;
+          if (kind === constants.NODE_PERFORMANCE_GC_MINOR) gc.scavenges++;
+          else gc.other++;
+        }
         const p50 = median(e2eMs);
         const p99 = percentile(e2eMs, 99);
         const bareP50 = median(bareMs);
@@ -336,6 +356,9 @@ export async function run(): Promise<Record<string, unknown>> {
           cpu_ms_per_poll_ours_system: perPoll(cpu.oursSystem),
           cpu_ms_per_poll_dynamodb: perPoll(cpu.dynamo),
           cpu_ms_per_poll_simulator: perPoll(cpu.sim),
+          gc_pause_ms_per_poll_ours: round(gc.ms / e2eMs.length),
+          gc_scavenges: gc.scavenges,
+          gc_other: gc.other,
           cpu_ms_per_poll_total: perPoll(cpu.ours - harnessUs + cpu.dynamo + cpu.sim),
           baseline_simulator_cpu_ms_per_read: round(cpu.bareSim / 1000 / bareMs.length),
           new_view_p50_ms: round(median(newViewMs)),
