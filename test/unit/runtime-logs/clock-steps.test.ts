@@ -404,7 +404,8 @@ describe("hostile clocks: untimed lines a page left are named in its cursor (pen
   // An untimed line written after a step back, returned by a read but not delivered by its page (cut
   // off by the budget, or held back behind a timed line), may be dated by the kubelet before the next
   // read's start: the cursor names it, and the next page that lacks it in its place reports the
-  // place with a clock_step gap. The first four were the residue sweeps found (it.fails until then).
+  // place with a clock_step gap. The two seeds and the first two schedules were the residue sweeps found
+  // (it.fails until then).
   const everyLine = (log: ModelLog) => log.entries.map((entry) => ({ log, entry }));
   /** Lines and gaps in order, without the budget's `truncated` gaps (a cut page says "poll again"). */
   const shown = (rs: LogRecord[]) =>
@@ -420,30 +421,19 @@ describe("hostile clocks: untimed lines a page left are named in its cursor (pen
     return v.state.pending;
   };
   const beforeTheStep = (n: number) => Array.from({ length: n }, (_, i) => `INFO before the step ${i}`);
-
-  it("an untimed line a cut page left, dated before the next read's start, is delivered or reported", () => {
+  /** 30 timed lines, more than a 4 000-byte page holds: the page is cut among them. */
+  const logBeforeTheStep = (): ModelLog => {
     const log = new ModelLog("u", 0);
     for (let i = 0; i < 30; i++) log.append(BigInt(T0 + 10_000 + i) * MS, `INFO before the step ${i}`);
-    log.append(BigInt(T0 - 5_000) * MS, "INFO untimed after the step", true);
-    log.append(BigInt(T0 + 10_100) * MS, "INFO after the step forward");
+    return log;
+  };
+  /** A follower with 4 000-byte pages, polled once a second from T0 + 11 s: what it showed. */
+  const followCut = (log: ModelLog, polls = 6) => {
     const f = follower(log, { maxBytes: 4_000 });
     const records: LogRecord[] = [];
-    for (let p = 0; p < 6; p++) records.push(...f.poll(T0 + 11_000 + p * 1_000));
-    expect(check({ records, global: everyLine(log) })).toBeNull();
-  });
-
-  it("an untimed line held back behind a timed line, dated before the next read's start, is delivered or reported", () => {
-    const log = new ModelLog("u", 0);
-    log.append(BigInt(T0) * MS, "INFO zero");
-    const f = follower(log);
-    const records = f.poll(T0 + 500);
-    log.append(BigInt(T0 + 5_000) * MS, "INFO one");
-    log.append(BigInt(T0 - 1_000) * MS, "INFO untimed after the step", true);
-    records.push(...f.poll(T0 + 5_500));
-    log.append(BigInt(T0 + 6_000) * MS, "INFO two");
-    records.push(...f.poll(T0 + 6_500), ...f.poll(T0 + 7_500));
-    expect(check({ records, global: everyLine(log) })).toBeNull();
-  });
+    for (let p = 0; p < polls; p++) records.push(...f.poll(T0 + 11_000 + p * 1_000));
+    return { f, records };
+  };
 
   it("seed 777 036 357: an untimed line a cut page left is not lost without a gap", () => {
     const o = runSchedule(777_036_357, undefined, { hostileClocks: true });
@@ -456,13 +446,11 @@ describe("hostile clocks: untimed lines a page left are named in its cursor (pen
   });
 
   it("a cut page's untimed line missing from the next read: the clock_step gap goes in its place", () => {
-    const log = new ModelLog("u", 0);
-    for (let i = 0; i < 30; i++) log.append(BigInt(T0 + 10_000 + i) * MS, `INFO before the step ${i}`);
+    const log = logBeforeTheStep();
     log.append(BigInt(T0 - 5_000) * MS, "INFO untimed after the step", true);
     log.append(BigInt(T0 + 10_100) * MS, "INFO after the step forward");
-    const f = follower(log, { maxBytes: 4_000 });
-    const records: LogRecord[] = [];
-    for (let p = 0; p < 6; p++) records.push(...f.poll(T0 + 11_000 + p * 1_000));
+    const { records } = followCut(log);
+    expect(check({ records, global: everyLine(log) })).toBeNull();
     // The next page is cut before the line's place too: the cursor carries it to the page that gets there.
     expect(shown(records)).toEqual([...beforeTheStep(30), "gap clock_step", "INFO after the step forward"]);
     expect(gaps(records).map((g) => g.reason)).toContain("truncated");
@@ -472,27 +460,28 @@ describe("hostile clocks: untimed lines a page left are named in its cursor (pen
     const log = new ModelLog("u", 0);
     log.append(BigInt(T0) * MS, "INFO zero");
     const f = follower(log);
-    expect(lines(f.poll(T0 + 500))).toEqual(["INFO zero"]);
+    const records = f.poll(T0 + 500);
+    expect(lines(records)).toEqual(["INFO zero"]);
     log.append(BigInt(T0 + 5_000) * MS, "INFO one");
     log.append(BigInt(T0 - 1_000) * MS, "INFO untimed after the step", true);
-    expect(shown(f.poll(T0 + 5_500))).toEqual(["INFO one"]);
+    records.push(...f.poll(T0 + 5_500));
+    expect(shown(records.slice(1))).toEqual(["INFO one"]);
     expect(pendingOf(f.plan(), T0 + 5_500)).toHaveLength(1);
     log.append(BigInt(T0 + 6_000) * MS, "INFO two");
-    expect(shown(f.poll(T0 + 6_500))).toEqual(["gap clock_step", "INFO two"]);
+    const next = f.poll(T0 + 6_500);
+    expect(shown(next)).toEqual(["gap clock_step", "INFO two"]);
     expect(pendingOf(f.plan(), T0 + 6_500)).toBeUndefined();
     expect(f.poll(T0 + 7_500)).toEqual([]);
+    expect(check({ records: [...records, ...next], global: everyLine(log) })).toBeNull();
   });
 
   it("of two untimed lines a cut page left, the one the next read lacks gets the gap, the other is shown", () => {
-    const log = new ModelLog("u", 0);
-    for (let i = 0; i < 30; i++) log.append(BigInt(T0 + 10_000 + i) * MS, `INFO before the step ${i}`);
+    const log = logBeforeTheStep();
     log.append(BigInt(T0 + 10_050) * MS, "INFO untimed on time", true);
     log.append(BigInt(T0 + 10_060) * MS, "INFO between");
     log.append(BigInt(T0 - 5_000) * MS, "INFO untimed after the step", true);
     log.append(BigInt(T0 + 10_100) * MS, "INFO after the step forward");
-    const f = follower(log, { maxBytes: 4_000 });
-    const records: LogRecord[] = [];
-    for (let p = 0; p < 6; p++) records.push(...f.poll(T0 + 11_000 + p * 1_000));
+    const { records } = followCut(log);
     expect(shown(records)).toEqual([
       ...beforeTheStep(30),
       log.expected(log.entries[30]!).message,
@@ -503,15 +492,12 @@ describe("hostile clocks: untimed lines a page left are named in its cursor (pen
   });
 
   it("after an untimed line the next read lacks, the next one is looked for a place earlier: one gap", () => {
-    const log = new ModelLog("u", 0);
-    for (let i = 0; i < 30; i++) log.append(BigInt(T0 + 10_000 + i) * MS, `INFO before the step ${i}`);
+    const log = logBeforeTheStep();
     log.append(BigInt(T0 - 5_000) * MS, "INFO untimed after the step", true);
     log.append(BigInt(T0 + 10_060) * MS, "INFO after the step forward");
     log.append(BigInt(T0 + 10_070) * MS, "INFO untimed on time", true);
     log.append(BigInt(T0 + 10_100) * MS, "INFO last");
-    const f = follower(log, { maxBytes: 4_000 });
-    const records: LogRecord[] = [];
-    for (let p = 0; p < 6; p++) records.push(...f.poll(T0 + 11_000 + p * 1_000));
+    const { records } = followCut(log);
     expect(shown(records)).toEqual([
       ...beforeTheStep(30),
       "gap clock_step",
@@ -524,12 +510,9 @@ describe("hostile clocks: untimed lines a page left are named in its cursor (pen
   it("an untimed line missing at the end of the reads waits in the cursor for the next line, which gets the gap", () => {
     // The line was the last one the cut page's read held: the next reads end before its place, so the
     // cursor keeps naming it until a read holds a line there.
-    const log = new ModelLog("u", 0);
-    for (let i = 0; i < 30; i++) log.append(BigInt(T0 + 10_000 + i) * MS, `INFO before the step ${i}`);
+    const log = logBeforeTheStep();
     log.append(BigInt(T0 - 5_000) * MS, "INFO untimed after the step", true);
-    const f = follower(log, { maxBytes: 4_000 });
-    const records: LogRecord[] = [];
-    for (let p = 0; p < 3; p++) records.push(...f.poll(T0 + 11_000 + p * 1_000));
+    const { f, records } = followCut(log, 3);
     expect(shown(records)).toEqual(beforeTheStep(30));
     expect(pendingOf(f.plan(), T0 + 13_000)).toHaveLength(1);
     log.append(BigInt(T0 + 13_500) * MS, "INFO after the step forward");
@@ -538,13 +521,10 @@ describe("hostile clocks: untimed lines a page left are named in its cursor (pen
   });
 
   it("an untimed line a cut page left that the next read holds in its place is shown once, without a gap", () => {
-    const log = new ModelLog("u", 0);
-    for (let i = 0; i < 30; i++) log.append(BigInt(T0 + 10_000 + i) * MS, `INFO before the step ${i}`);
+    const log = logBeforeTheStep();
     log.append(BigInt(T0 + 10_050) * MS, "INFO untimed on time", true);
     log.append(BigInt(T0 + 10_100) * MS, "INFO after");
-    const f = follower(log, { maxBytes: 4_000 });
-    const records: LogRecord[] = [];
-    for (let p = 0; p < 6; p++) records.push(...f.poll(T0 + 11_000 + p * 1_000));
+    const { f, records } = followCut(log);
     expect(shown(records)).toEqual([
       ...beforeTheStep(30),
       log.expected(log.entries[30]!).message,
