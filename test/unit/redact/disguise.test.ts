@@ -12,6 +12,7 @@ import { describe, expect, it } from "vitest";
 import { redactText } from "../../../lib/redact/index.ts";
 import {
   anyShape,
+  fullwidth,
   INVISIBLES,
   identityShape,
   keyValueShape,
@@ -20,9 +21,6 @@ import {
   urlShape,
 } from "./shapes.ts";
 
-const fullwidth = (s: string): string =>
-  [...s].map((c) => (c >= "!" && c <= "~" ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c)).join("");
-
 /** How a disguise is applied to a shape's whole text. */
 const disguise = fc.record({
   mode: fc.constantFrom("invisibles", "fullwidth slice", "nbsp", "invisibles and fullwidth"),
@@ -30,7 +28,7 @@ const disguise = fc.record({
   slice: fc.tuple(fc.nat(), fc.nat()),
 });
 
-type DisguiseSpec = { mode: string; picks: number[]; slice: [number, number] };
+type DisguiseSpec = typeof disguise extends fc.Arbitrary<infer T> ? T : never;
 
 function disguised(shape: Shape, d: DisguiseSpec): Shape {
   let text = shape.text;

@@ -211,7 +211,8 @@ export const INVISIBLES = [
   "\ufe0f",
 ];
 
-const fullwidth = (s: string): string =>
+/** The fullwidth compatibility form of each printable ASCII character (NFKC folds it back). */
+export const fullwidth = (s: string): string =>
   [...s].map((c) => (c >= "!" && c <= "~" ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c)).join("");
 
 /** Insert invisible characters into the key part (before the value starts) at random positions. */
