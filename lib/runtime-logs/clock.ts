@@ -7,7 +7,7 @@
  */
 import type { LogChunk } from "../domain.ts";
 import { frontierTime, lineHash } from "./cursor.ts";
-import { type RawLine, splitChunk } from "./lines.ts";
+import { type RawLine, RESUME_TAIL_LINES, type SplitChunk, splitChunk, splitRead } from "./lines.ts";
 import { type FutureRule, rememberedFuture, type Selection } from "./resume.ts";
 import type { CursorState, SecretKey } from "./types.ts";
 
@@ -57,12 +57,17 @@ export function wantsProbe(state: CursorState): boolean {
  * cluster call. Far-future and untimed lines never move the frontier, so they are no sign that the
  * node's clock is sound: lines a step back hid may sit before them in the log.
  */
-export function isIdleRead(chunk: LogChunk, state: CursorState | null, now: number): boolean {
+export function isIdleRead(
+  chunk: LogChunk,
+  state: CursorState | null,
+  now: number,
+  split?: SplitChunk,
+): boolean {
   if (state === null) return false;
   const frontier = frontierTime(state)?.key ?? "";
   // Far-future as the page will judge it: against the read the cursor was built from.
   const futureKey = keyAt((frontier === "" && state.count === 0 ? now : state.readAt) + FUTURE_MS);
-  const { lines } = splitChunk(chunk.text, chunk.truncated, 1000);
+  const { lines } = splitRead(chunk, RESUME_TAIL_LINES, split);
   // Log order outranks time order: what precedes the frontier's last line was written before it
   // (after a clock step back, lines dated after the frontier come first), what follows is new.
   let from = 0;
@@ -107,7 +112,7 @@ export function probeSelection(
   readLines: readonly RawLine[],
   key: SecretKey,
   sinceKey: string,
-): { lines: RawLine[]; take: number[]; hidden: number; reached: boolean } | null {
+): { lines: readonly RawLine[]; take: number[]; hidden: number; reached: boolean } | null {
   if (frontier.anchor === null) return null;
   if (probe.podUid !== chunk.podUid || probe.restartCount !== chunk.restartCount || probe.pod !== chunk.pod) {
     return null;

@@ -42,6 +42,7 @@ export {
 } from "./cursor.ts";
 export { type DownloadMeta, downloadFileName, MAX_DOWNLOAD_BYTES, renderDownload } from "./download.ts";
 export { REMEDIES } from "./gaps.ts";
+export { RESUME_TAIL_LINES, type SplitChunk, splitRead } from "./lines.ts";
 export {
   type BuildLogPageInput,
   type BuiltPage,

@@ -7,6 +7,13 @@
  */
 import { type ParsedTime, parseTimestamp } from "./time.ts";
 
+/**
+ * A cursor poll reads up to this many lines since its frontier, whatever tail the view started with:
+ * the view's tailLines bounds only its first page, so a small tail never reports a gap that did not
+ * happen (docs/pipeline.md §5).
+ */
+export const RESUME_TAIL_LINES = 1000;
+
 export interface RawLine {
   /** The whole line as read (timestamp included); what line hashes cover. */
   readonly raw: string;
@@ -58,7 +65,12 @@ class ChunkLine implements RawLine {
 }
 
 export interface SplitChunk {
-  lines: RawLine[];
+  /** What was split, and how: a split is handed on with the read it came from (`splitRead`). */
+  readonly text: string;
+  readonly truncated: boolean;
+  readonly maxLines: number;
+  /** Never changed in place: one split may serve several steps of a poll. */
+  readonly lines: readonly RawLine[];
   /**
    * Lines the read returned as far as they were counted: the dropped partial one included, and one
    * more than `maxLines` when the body held more (to tell a full read).
@@ -117,5 +129,30 @@ export function splitChunk(
     lines.push(new ChunkLine(text, from, nl));
     from = nl + 1;
   }
-  return { lines, returned: lines.length + partial + (capped ? 1 : 0), capped, partialTime };
+  return {
+    text,
+    truncated,
+    maxLines,
+    lines,
+    returned: lines.length + partial + (capped ? 1 : 0),
+    capped,
+    partialTime,
+  };
+}
+
+/**
+ * `read` split keeping at most `maxLines` lines: `known` when it is that split already (a cursor poll
+ * splits its read once, to tell an idle read and then to build the page).
+ */
+export function splitRead(
+  read: { text: string; truncated: boolean },
+  maxLines = Number.POSITIVE_INFINITY,
+  known?: SplitChunk,
+): SplitChunk {
+  return known !== undefined &&
+    known.text === read.text &&
+    known.truncated === read.truncated &&
+    known.maxLines === maxLines
+    ? known
+    : splitChunk(read.text, read.truncated, maxLines);
 }

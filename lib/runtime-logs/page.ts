@@ -21,7 +21,7 @@ import {
 } from "./cursor.ts";
 import { gap } from "./gaps.ts";
 import { recordBytes } from "./json-size.ts";
-import { type RawLine, splitChunk } from "./lines.ts";
+import { type RawLine, type SplitChunk, splitRead } from "./lines.ts";
 import { missingAt, nextPending, type PendingPlace, placePending } from "./pending.ts";
 import { RESUME_OVERLAP_MS, readTailLines, resumeSince, resumesStream, sinceOf } from "./plan.ts";
 import {
@@ -82,6 +82,8 @@ export interface BuildLogPageInput extends PageRequest {
    * otherwise.
    */
   probe?: LogChunk | null;
+  /** `chunk` as the caller split it already (`splitRead`), used when it keeps the page's tail. */
+  split?: SplitChunk;
   /**
    * Benchmarks only (P1): parse every line of the chunk, not only the read's tail. Pair with a large
    * `maxBytes` to push every line through every stage.
@@ -153,7 +155,7 @@ export function buildLogPage(input: BuildLogPageInput): BuiltPage {
   // The view keeps its own tail; the read asked for `readTail` lines, and no more are parsed.
   const tailLines = prior?.tailLines ?? view.tailLines;
   const readTail = readTailLines(prior, chunk, view.tailLines);
-  const split = splitChunk(chunk.text, chunk.truncated, input.uncapped === true ? undefined : readTail);
+  const split = splitRead(chunk, input.uncapped === true ? undefined : readTail, input.split);
   let lines = split.lines;
   let firstTime = firstTimeOf(lines);
 

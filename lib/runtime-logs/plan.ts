@@ -6,15 +6,10 @@
 import { LOG_READ_LIMIT_BYTES } from "../domain.ts";
 import { frontierAhead, PROBE_TAIL_LINES, wantsProbe } from "./clock.ts";
 import { frontierTime } from "./cursor.ts";
+import { RESUME_TAIL_LINES } from "./lines.ts";
 import type { CursorState } from "./types.ts";
 
 export const RESUME_OVERLAP_MS = 2_000;
-/**
- * A cursor poll reads up to this many lines since its frontier, whatever tail the view started with:
- * the view's tailLines bounds only its first page, so a small tail never reports a gap that did not
- * happen (docs/pipeline.md §5).
- */
-export const RESUME_TAIL_LINES = 1000;
 
 /** What a read is made against: the stream a cursor must match to resume. */
 export interface StreamRef {

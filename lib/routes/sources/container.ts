@@ -13,7 +13,9 @@ import {
   downloadFileName,
   isIdleRead,
   planLogRead,
+  RESUME_TAIL_LINES,
   renderDownload,
+  splitRead,
   type VerifiedCursor,
   verifyCursor,
 } from "../../runtime-logs/index.ts";
@@ -118,15 +120,17 @@ export class ContainerSourceReader implements SourceReader<ContainerPrepared> {
     const chunk = await read(plan);
     input.checkDeadline();
     // Hostile clocks: every idle poll reads the last lines again without sinceTime, to find lines a
-    // node clock step back hid (a fourth call, idle polls only).
+    // node clock step back hid (a fourth call, idle polls only). The read is split once for both.
+    const split = plan.probe !== undefined ? splitRead(chunk, RESUME_TAIL_LINES) : undefined;
     const probe =
-      plan.probe !== undefined && isIdleRead(chunk, view.carried, now) ? await read(plan.probe) : null;
+      plan.probe !== undefined && isIdleRead(chunk, view.carried, now, split) ? await read(plan.probe) : null;
     if (probe !== null) input.checkDeadline();
     const built = buildLogPage({
       ...pageInput,
       now: input.now(),
       chunk,
       probe,
+      ...(split !== undefined ? { split } : {}),
       cursor: view.carried,
       expired: view.expired,
     });
