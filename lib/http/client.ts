@@ -92,6 +92,11 @@ const SMALL_PIECE = 512;
 const PIECES_BYTES = 16 * 1024;
 /** A chunk-size line, extensions included, longer than this is not an honest one. */
 const MAX_CHUNK_LINE_BYTES = 1024;
+/**
+ * Where every connection reads its bytes (the `onread` option of net and tls): one read is handled
+ * whole, and copied out, before the next one lands.
+ */
+const READ_BUFFER = new Uint8Array(64 * 1024);
 const CRLF = Buffer.from("\r\n");
 const HEAD_END = Buffer.from("\r\n\r\n");
 const STATUS_LINE = /^HTTP\/1\.([01]) ([1-9][0-9]{2})(?: [\t\x20-\x7e\x80-\xff]*)?$/;
@@ -411,7 +416,6 @@ class Connection {
     readonly socket: Socket,
     readonly pool: ConnectionPool,
   ) {
-    socket.on("data", (chunk: Buffer) => this.#data(chunk));
     socket.on("end", () => this.#end());
     socket.on("error", (e) => this.fail(e, true));
     socket.on("close", () => this.fail(new Error("connection closed"), true));
@@ -419,6 +423,14 @@ class Connection {
     socket.on("timeout", () => {
       if (this.current === null) this.close();
     });
+  }
+
+  /** Bytes read into the shared read buffer (`onread`), copied out: the reader may keep them. */
+  received(bytes: number, into: Uint8Array): boolean {
+    const chunk = Buffer.allocUnsafe(bytes);
+    chunk.set(into.subarray(0, bytes));
+    this.#data(chunk);
+    return true;
   }
 
   #data(chunk: Buffer): void {
@@ -534,13 +546,19 @@ export class ConnectionPool {
     // The server name as the agent gives it: its own, else the host unless that is an address.
     const servername = (options.servername as string | undefined) ?? (isIP(hostname) ? "" : hostname);
     const open = this.agent as unknown as { createConnection(options: object): Socket };
+    let connection: Connection | undefined;
     const socket = open.createConnection({
       ...options,
       host: hostname,
       port,
       ...(this.origin.https && servername !== "" ? { servername } : {}),
+      // Read straight into one buffer, past the socket's stream machinery (no 'data' events).
+      onread: {
+        buffer: READ_BUFFER,
+        callback: (bytes: number, into: Uint8Array) => connection?.received(bytes, into) ?? false,
+      },
     });
-    const connection = new Connection(socket, this);
+    connection = new Connection(socket, this);
     if (connectTimeoutMs !== undefined) {
       const timer = setTimeout(
         () => connection.fail(timeoutError("connection not established in time")),
