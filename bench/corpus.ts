@@ -18,15 +18,6 @@ export async function loadCorpus(): Promise<Corpus> {
   return corpus;
 }
 
-/** Median of a list of numbers. */
-export function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
-
-export const round = (x: number, digits = 3): number => Number(x.toFixed(digits));
-
 /**
  * What P1 and P6 feed the pipeline: a read of `text` (the realistic chunk) as the driver returns it,
  * for a new view of 1000 lines, with fixed keys and clock so runs compare.

@@ -79,14 +79,14 @@ export async function run(): Promise<Record<string, unknown>> {
   const b = median(base);
   return {
     bench: "P1 pipeline 1MiB",
-    median_ms: round(m),
-    baseline_median_ms: round(b),
+    median_ms: round(m, 3),
+    baseline_median_ms: round(b, 3),
     ratio_to_baseline: round(m / b, 2),
     bytes_processed: bytesProcessed,
     mib_per_s: round(bytesProcessed / (1024 * 1024) / (m / 1000), 1),
     runs: RUNS,
-    leftover_collection_ms: round(median(oursLeft)),
-    baseline_leftover_collection_ms: round(median(baseLeft)),
+    leftover_collection_ms: round(median(oursLeft), 3),
+    baseline_leftover_collection_ms: round(median(baseLeft), 3),
     gc: source,
   };
 }

@@ -8,7 +8,8 @@
 import { performance } from "node:perf_hooks";
 import { redactText } from "../lib/redact/index.ts";
 import { classifyLine } from "../lib/runtime-logs/classify.ts";
-import { loadCorpus, median, round } from "./corpus.ts";
+import { loadCorpus } from "./corpus.ts";
+import { median, round } from "./support/stats.ts";
 
 export const id = "P2";
 
@@ -61,19 +62,19 @@ export async function run(): Promise<Record<string, unknown>> {
   const chain = time(lines, redactOnly);
   const path = time(lines, perLine);
   const detail = {
-    redact_worst_ms: round(chain.worst),
+    redact_worst_ms: round(chain.worst, 3),
     redact_worst_case: chain.worstCase,
-    redact_median_ms: round(chain.median),
-    path_worst_ms: round(path.worst),
+    redact_median_ms: round(chain.median, 3),
+    path_worst_ms: round(path.worst, 3),
     path_worst_case: path.worstCase,
-    path_median_ms: round(path.median),
+    path_median_ms: round(path.median, 3),
     repeats: REPEATS,
   };
   process.stderr.write(`P2 detail ${JSON.stringify(detail)}\n`);
   return {
     bench: "P2 hostile 32KiB",
-    worst_ms: round(Math.max(chain.worst, path.worst)),
-    median_ms: round(Math.max(chain.median, path.median)),
+    worst_ms: round(Math.max(chain.worst, path.worst), 3),
+    median_ms: round(Math.max(chain.median, path.median), 3),
     cases: lines.length,
   };
 }

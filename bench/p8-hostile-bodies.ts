@@ -16,7 +16,8 @@ import { buildLogPage } from "../lib/runtime-logs/index.ts";
 import { startKubeSim } from "../local/kube-sim/index.ts";
 import { driverOverFiles } from "../test/support/kube-driver.ts";
 import { oneClusterScenario, workloadLabels } from "../test/support/scenario.ts";
-import { corpusPageInput, median, round } from "./corpus.ts";
+import { corpusPageInput } from "./corpus.ts";
+import { median, round } from "./support/stats.ts";
 
 export const id = "P8";
 
@@ -104,19 +105,19 @@ export async function run(
     const times: number[][] = ALL.map(() => []);
     for (let r = 0; r < runs; r++) for (let i = 0; i < ALL.length; i++) times[i]!.push(await once(i));
     const plain = median(times[0]!);
-    const cases: Record<string, { median_ms: number; ratio: number }> = {};
+    const cases: Record<string, { median_ms: number | null; ratio: number | null }> = {};
     let worst = { name: "", ratio: 0 };
     CASES.forEach((c, k) => {
       const m = median(times[k + 1]!);
       const ratio = m / plain;
-      cases[c.name] = { median_ms: round(m), ratio: round(ratio, 2) };
+      cases[c.name] = { median_ms: round(m, 3), ratio: round(ratio, 2) };
       if (ratio > worst.ratio) worst = { name: c.name, ratio };
     });
     return {
       bench: "P8 hostile bodies",
       worst_ratio: round(worst.ratio, 2),
       worst_case: worst.name,
-      plain_median_ms: round(plain),
+      plain_median_ms: round(plain, 3),
       cases,
       runs,
     };
