@@ -2,7 +2,7 @@
  * P2 (docs/quality.md): every `hostile()` line (67 shapes, 32 KiB each), timed two ways: the redaction
  * chain alone on the raw line (the figure that compares across implementations), and the per-line
  * path strip → classify → redact (`classifyLine`, which withholds plain text over 4 KiB before
- * redaction). Per shape the median of several repetitions; `worst_ms` and `median_ms` are the
+ * redaction). Per shape the median of 21 repetitions, taken in rounds over all the shapes; `worst_ms` and `median_ms` are the
  * larger of the two ways. The breakdown per way goes to stderr; the row keeps the contract's keys.
  */
 import { performance } from "node:perf_hooks";
@@ -13,7 +13,11 @@ import { median, round } from "./support/stats.ts";
 
 export const id = "P2";
 
-/** Repetitions per shape: the median of 21 is robust to a stray GC pause on a noisy machine. */
+/**
+ * Repetitions per shape, taken in rounds over all the shapes: a shape's samples are spread over the
+ * whole run, so a pause of the machine (a GC, the VM descheduled for some milliseconds) touches one
+ * of them, not a run of consecutive ones, and the median of 21 passes over it.
+ */
 const REPEATS = 21;
 
 interface Way {
@@ -23,23 +27,23 @@ interface Way {
 }
 
 function time(lines: ReadonlyArray<{ name: string; line: string }>, once: (line: string) => void): Way {
-  const perShape: number[] = [];
-  let worst = 0;
-  let worstCase = "";
-  for (const l of lines) {
-    const times: number[] = [];
-    for (let r = 0; r < REPEATS; r++) {
+  const samples: number[][] = lines.map(() => []);
+  for (let r = 0; r < REPEATS; r++) {
+    lines.forEach((l, i) => {
       const t = performance.now();
       once(l.line);
-      times.push(performance.now() - t);
-    }
-    const m = median(times);
-    perShape.push(m);
+      samples[i]!.push(performance.now() - t);
+    });
+  }
+  const perShape = samples.map((times) => median(times));
+  let worst = 0;
+  let worstCase = "";
+  perShape.forEach((m, i) => {
     if (m > worst) {
       worst = m;
-      worstCase = l.name;
+      worstCase = lines[i]!.name;
     }
-  }
+  });
   return { worst, worstCase, median: median(perShape) };
 }
 
