@@ -1,11 +1,20 @@
 /** Scheduled health probe (docs/surfaces.md § Health probe). Dependencies are built once per container. */
 import { loadConfig } from "../lib/config.ts";
-import { buildProbeDeps } from "../lib/probe/deps.ts";
 import { createProbeHandler } from "../lib/probe/handler.ts";
-import { buildServiceDeps, createLogger } from "../lib/service/deps.ts";
+import { createLogger } from "../lib/service/logger.ts";
 
-const logger = createLogger();
 // A bad configuration fails here, at cold start, naming the variable.
-const deps = buildProbeDeps(buildServiceDeps(loadConfig(), logger));
+const config = loadConfig();
+const logger = createLogger();
 
-export const handler = createProbeHandler({ logger, deps: async () => deps });
+export const handler = createProbeHandler({
+  logger,
+  // The AWS clients, stores and drivers load with the first invocation, not at cold start (P3).
+  deps: async () => {
+    const [{ buildServiceDeps }, { buildProbeDeps }] = await Promise.all([
+      import("../lib/service/deps.ts"),
+      import("../lib/probe/deps.ts"),
+    ]);
+    return buildProbeDeps(buildServiceDeps(config, logger));
+  },
+});
