@@ -11,7 +11,7 @@ import {
   plainLevel,
 } from "../../../lib/runtime-logs/classify.ts";
 import { pseudonymize } from "../../../lib/runtime-logs/index.ts";
-import { parseLine, splitChunk } from "../../../lib/runtime-logs/lines.ts";
+import { parseLine, splitChunk, splitRead } from "../../../lib/runtime-logs/lines.ts";
 import { stripControls } from "../../../lib/runtime-logs/sanitize.ts";
 import { parseTimestamp } from "../../../lib/runtime-logs/time.ts";
 import { IDENTITY } from "./harness.ts";
@@ -70,6 +70,24 @@ describe("kubelet timestamps", () => {
     const whole = splitChunk("2026-01-15T08:00:00Z one\n2026-01-15T08:00:01Z two", false);
     expect(whole.lines.map((l) => l.text)).toEqual(["one", "two"]);
     expect(splitChunk("a\nb\n", true).lines.map((l) => l.text)).toEqual(["a", "b"]);
+  });
+
+  it("hands a split on only for the read, cut and tail it was made with", () => {
+    const text = "2026-01-15T08:00:00Z one\n2026-01-15T08:00:01Z two\n2026-01-15T08:00:02Z thr";
+    const read = { text, truncated: true };
+    const known = splitRead(read, 2);
+    expect(known.lines.map((l) => l.text)).toEqual(["one", "two"]);
+    expect(splitRead(read, 2, known)).toBe(known);
+    // Another tail, another cut or another text: split again, as splitChunk does.
+    for (const [other, max] of [
+      [read, 1],
+      [{ text, truncated: false }, 2],
+      [{ text: `${text}ee\n`, truncated: true }, 2],
+    ] as const) {
+      const again = splitRead(other, max, known);
+      expect(again).not.toBe(known);
+      expect(again).toEqual(splitChunk(other.text, other.truncated, max));
+    }
   });
 
   it("parses each line of a chunk as that line alone, however a timestamp is cut by its line's end", () => {
