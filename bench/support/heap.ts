@@ -9,14 +9,17 @@ import { runInNewContext } from "node:vm";
 
 export type GcSource = "expose-gc" | "runtime-flag" | "unavailable";
 
+/** V8's collector: a full collection, or with `{type: "minor"}` the young generation only. */
+export type Collect = (options?: { type: "major" | "minor" }) => void;
+
 /** `global.gc` when the process was started with `--expose-gc`, else one enabled at run time. */
-export function findGc(): { gc: (() => void) | null; source: GcSource } {
-  const exposed = (globalThis as { gc?: () => void }).gc;
+export function findGc(): { gc: Collect | null; source: GcSource } {
+  const exposed = (globalThis as { gc?: Collect }).gc;
   if (typeof exposed === "function") return { gc: exposed, source: "expose-gc" };
   try {
     setFlagsFromString("--expose-gc");
     const gc = runInNewContext("gc") as unknown;
-    if (typeof gc === "function") return { gc: gc as () => void, source: "runtime-flag" };
+    if (typeof gc === "function") return { gc: gc as Collect, source: "runtime-flag" };
   } catch {
     // fall through: heap figures are then sampled without a full collection first
   }
