@@ -20,6 +20,10 @@ export function wordAt(s: string, i: number, word: string): boolean {
 const QUOTE_WORDS = ["u0022", "u0027", "u0060", "x22", "x27"];
 const ENCODED_QUOTES = ["%22", "%27", "&quot;", "&#34;", "&#x22;", "&apos;", "&#39;", "&#x27;"];
 
+/** Length of the letters of a JSON/JS quote escape (`u0022`, `x27`…) at `i`, or 0; the backslash before is the caller's. */
+export const quoteWordLength = (s: string, i: number): number =>
+  QUOTE_WORDS.find((q) => wordAt(s, i, q))?.length ?? 0;
+
 const isQuote = (c: number): boolean => c === /* " */ 34 || c === /* ' */ 39 || c === /* backtick */ 96;
 
 /**
@@ -30,6 +34,8 @@ export function skipKeyClose(s: string, i: number): number {
   const limit = Math.min(s.length, i + 32);
   while (i < limit) {
     const c = s.charCodeAt(i);
+    // `\u003d` at any depth is a separator, not a closing escape.
+    if (c === /* backslash */ 92 && escapedSeparatorEnd(s, i) >= 0) break;
     if (isQuote(c) || c === /* backslash */ 92 || c === /* ] */ 93) {
       i++;
       continue;
@@ -53,16 +59,34 @@ export function skipKeyClose(s: string, i: number): number {
   return i;
 }
 
-/** Index past a separator at `i` (`=`, `:`, `:=`, `=>`, `->`, `==`, URL-encoded `=`/`:`), or -1. */
+/** `=` and `:` as HTML character references. */
+const ENTITY_SEPARATORS = ["&#61;", "&#x3d;", "&#58;", "&#x3a;", "&equals;", "&colon;"];
+
+/** Index past a separator at `i` (`=`, `:`, `:=`, `=>`, `->`, `==`, or `=`/`:` encoded), or -1. */
 export function separatorEnd(s: string, i: number): number {
   const c = s.charCodeAt(i);
   const d = s.charCodeAt(i + 1);
   if (c === /* : */ 58) return d === /* = */ 61 ? i + 2 : i + 1;
   if (c === /* = */ 61) return d === /* > */ 62 || d === /* = */ 61 ? i + 2 : i + 1;
   if (c === /* - */ 45 && d === /* > */ 62) return i + 2;
-  if (c === /* % */ 37 && (wordAt(s, i, "%3d") || wordAt(s, i, "%3a"))) return i + 3;
-  if (c === /* backslash */ 92 && (wordAt(s, i, "\\u003d") || wordAt(s, i, "\\u003a"))) return i + 6;
+  if (c === /* % */ 37) {
+    // Percent-encoded once or twice (`%3D`, `%253D`).
+    const e = wordAt(s, i + 1, "25") ? i + 3 : i + 1;
+    if (wordAt(s, e, "3d") || wordAt(s, e, "3a")) return e + 2;
+  }
+  if (c === /* backslash */ 92) return escapedSeparatorEnd(s, i);
+  if (c === /* & */ 38) {
+    const w = ENTITY_SEPARATORS.find((e) => wordAt(s, i, e));
+    if (w !== undefined) return i + w.length;
+  }
   return -1;
+}
+
+/** Index past `\u003d` or `\u003a` at `i`, after any number of backslashes (JSON escaped again), or -1. */
+function escapedSeparatorEnd(s: string, i: number): number {
+  let j = i;
+  while (s.charCodeAt(j) === /* backslash */ 92 && j - i < 16) j++;
+  return wordAt(s, j, "u003d") || wordAt(s, j, "u003a") ? j + 5 : -1;
 }
 
 /** A value's span: `[start, end)`; `quoted` when it sat between quotes. */
@@ -167,6 +191,11 @@ export function valueAfterKey(s: string, ks: number, ke: number, flag: boolean):
     if (closed > ke) {
       let v = j;
       if (s.charCodeAt(v) === /* , */ 44) v = skipBlanks(s, v + 1);
+      // A quoted flag in a list, its value the next item: `["--db-pass", "v"]`, `['--token', 'v']`.
+      if (flag && v > j) {
+        const item = valueAt(s, v);
+        if (item?.quoted && s.charCodeAt(item.start) !== /* - */ 45) return item;
+      }
       v = skipKeyClose(s, v);
       if (wordAt(s, v, "value") && !isAlnum(s.charCodeAt(v + 5))) {
         const after = skipBlanks(s, skipKeyClose(s, v + 5));

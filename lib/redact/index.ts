@@ -5,6 +5,7 @@
  * skips a rule whose triggers are absent. Every rule is a linear scan: regexes are literal
  * alternations or single bounded character runs with nothing after them, so nothing backtracks.
  */
+import { decodeKeyEscapes, ESCAPE_WORDS } from "./escapes.ts";
 import { type EventTextHints, maskEventNames } from "./event-text.ts";
 import { type IdentityContext, protectIdentities } from "./identity.ts";
 import { neutralizePrivateUse, placeholderText } from "./marks.ts";
@@ -55,10 +56,15 @@ export const RULES: readonly Rule[] = [
   longToken,
 ];
 
-/** Identity keys are found by the same trigger scan (the last flag); they run before the chain. */
+/**
+ * Identity keys and escaped key characters are found by the same trigger scan (the last two flags):
+ * identities run before the chain; escapes are read in the shadow before anything runs.
+ */
 const IDENTITY_WORDS: Rule = { name: "identity", words: ["sender", "session"], apply: (s) => s };
-export const TRIGGERS = compileTriggers([...RULES, IDENTITY_WORDS]);
+const ESCAPES: Rule = { name: "escapes", words: ESCAPE_WORDS, apply: (s) => s };
+export const TRIGGERS = compileTriggers([...RULES, IDENTITY_WORDS, ESCAPES]);
 const F_IDENTITY = 1 << RULES.length;
+const F_ESCAPES = 1 << (RULES.length + 1);
 
 /** Run the rules whose triggers `f` found, in order. */
 export function redactChain(s: string, f: number): string {
@@ -98,10 +104,19 @@ export function redact(text: string, options: RedactOptions = {}, ascii = false)
   // ASCII holds no private-use character and is its own shadow.
   const asciiText = ascii || isAscii(text);
   const original = asciiText ? text : neutralizePrivateUse(text);
-  const shadow: Shadow | null = asciiText ? null : shadowOf(original, false);
+  let shadow: Shadow | null = asciiText ? null : shadowOf(original, false);
   // Protecting, pseudonymizing and masking only put placeholders in, which complete no trigger
   // word: the triggers of the shadow hold for every later step.
-  const f = shadow === null ? TRIGGERS.of(text, true) : TRIGGERS.of(shadow.text);
+  let f = shadow === null ? TRIGGERS.of(text, true) : TRIGGERS.of(shadow.text);
+  if (f & F_ESCAPES) {
+    // Escaped key characters read as themselves: the words they spell are found in a second scan.
+    const decoded = decodeKeyEscapes(shadow ?? { text, start: null, end: null, invisible: false });
+    if (decoded !== null) {
+      shadow = decoded;
+      f = TRIGGERS.of(decoded.text, asciiText);
+    }
+    f &= ~F_ESCAPES;
+  }
   let out: string;
   /** An identity was pseudonymized: the result depends on the identity key. */
   let keyed = false;

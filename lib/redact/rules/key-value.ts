@@ -4,7 +4,7 @@
  * name/value attributes, SQL (`PASSWORD '…'`, `IDENTIFIED BY '…'`), flags (`--db-pass v`) and env
  * names with any affix or case (`DB_PASS`, `PGPASSWORD`, `authKey`, `encryptionKey`).
  */
-import { valueAfterKey, valueAt, wordAt } from "../grammar.ts";
+import { quoteWordLength, valueAfterKey, valueAt, wordAt } from "../grammar.ts";
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
 import { isKeyChar, isOneMark, skipBlanks, splice } from "../scan.ts";
@@ -128,6 +128,11 @@ function keyValueRule(s: string): string {
     const limit = Math.max(floor, ks - MAX_KEY - 1);
     while (ks > limit && isKeyChar(s.charCodeAt(ks - 1))) ks--;
     const longer = ks === limit && ks > floor && isKeyChar(s.charCodeAt(ks - 1));
+    // An escaped quote before the key (`\u0022--db-pass`) is not part of it.
+    if (s.charCodeAt(ks - 1) === /* backslash */ 92) {
+      const quote = quoteWordLength(s, ks);
+      if (quote > 0 && ks + quote <= m.index) ks += quote;
+    }
     let ke = CANDIDATES.lastIndex;
     // `password->v`: the arrow's `-` is not part of the key.
     if (s.charCodeAt(ke) === /* > */ 62 && s.charCodeAt(ke - 1) === /* - */ 45) ke--;

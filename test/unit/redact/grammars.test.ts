@@ -33,7 +33,7 @@ const masksAll = (arb: fc.Arbitrary<Shape>, numRuns: number): void => {
 
 describe("§3a grammars (generated)", () => {
   it("key-value: every key form, separator, quoting, escaping depth 0–3 and disguise", () => {
-    masksAll(keyValueShape, 1500);
+    masksAll(keyValueShape, 2000);
   });
   it("URL authorities: empty user, bare token user, @ / ? : # inside the password", () => {
     masksAll(urlShape, 500);

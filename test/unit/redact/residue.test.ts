@@ -25,6 +25,8 @@ const SURVIVES = [
   "https://example.com:8443/path/@user profile",
   "Café déjà vu — 東京 🚀 ok",
   "task-runner started with sk-learn",
+  "GET /docs/%41PI%2Fv2%20guide 200 at 50% load",
+  '["mysqld", "--password", "--verbose"]',
 ];
 
 /** [line, the visible part that a reader could mistake for a secret] */
@@ -54,6 +56,21 @@ const RESIDUE: Array<[string, string, string]> = [
     "s.aB3xQ9kZ7mN2pR5tW8yL4aB3",
   ],
   ["confusable letters (Cyrillic а in pаssword) are not folded", "p\u0430ssword=Sup3rS3cret", "Sup3rS3cret"],
+  [
+    "a key and its value separated by a space alone, outside flags and SQL",
+    "set password Sup3rS3cret",
+    "Sup3rS3cret",
+  ],
+  [
+    "a key and its value as items of a list, unless the key is a flag",
+    '["password", "Sup3rS3cret"]',
+    "Sup3rS3cret",
+  ],
+  [
+    "a value on the line after its key (lines are redacted one by one)",
+    '"password":\n"Sup3rS3cret"',
+    "Sup3rS3cret",
+  ],
 ];
 
 describe("must survive", () => {

@@ -131,7 +131,26 @@ export const keyName: fc.Arbitrary<string> = fc
   )
   .map(([k, affix, mode]) => caseOf(affix + k, mode));
 
-const SEPARATORS = ["=", ":", ":=", "=>", "->", " = ", ": ", " => ", " := ", " -> "];
+const SEPARATORS = [
+  "=",
+  ":",
+  ":=",
+  "=>",
+  "->",
+  " = ",
+  ": ",
+  " => ",
+  " := ",
+  " -> ",
+  // Encoded: URL once and twice, JSON/JS escapes, HTML character references.
+  "%3A",
+  "%253D",
+  "\\u003d",
+  "\\u003a",
+  "&#61;",
+  "&#x3A;",
+  "&equals;",
+];
 const QUOTES = ['"', "'", "`"];
 
 /** A key-value fragment in one of the grammar's forms, with its canaries. */
@@ -139,7 +158,7 @@ const keyValueFragment: fc.Arbitrary<{ text: string; canaries: string[]; form: s
   .tuple(
     keyName,
     fc.constantFrom(...SEPARATORS),
-    fc.integer({ min: 0, max: 11 }),
+    fc.integer({ min: 0, max: 12 }),
     fc.constantFrom(...QUOTES),
     unquotedValue,
     fc.constantFrom(...QUOTES).chain((q) => quotedValue(q).map((v) => ({ q, v }))),
@@ -185,8 +204,15 @@ const keyValueFragment: fc.Arbitrary<{ text: string; canaries: string[]; form: s
           canaries: v.canaries,
           form: "sql",
         };
-      default:
+      case 11:
         return { text: `--${k.replace(/[._]/g, "-")} ${uv.text}`, canaries: uv.canaries, form: "flag" };
+      default:
+        // A command line logged as a list: the flag's value is the next item.
+        return {
+          text: `[${q}mysqld${q}, ${q}--${k.replace(/[._]/g, "-")}${q},${sep.startsWith(" ") ? " " : ""}${qv}]`,
+          canaries: v.canaries,
+          form: "flag-list",
+        };
     }
   });
 
@@ -215,12 +241,50 @@ export const INVISIBLES = [
 export const fullwidth = (s: string): string =>
   [...s].map((c) => (c >= "!" && c <= "~" ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c)).join("");
 
-/** Insert invisible characters into the key part (before the value starts) at random positions. */
+/**
+ * One letter, digit, `_`, `-` or `.` written as an escape another layer would decode: JSON/JS
+ * `\u0061`, percent-encoded once or twice, an HTML character reference (decimal or hex).
+ */
+export const escapeKeyChar = (c: string, how: number): string => {
+  const code = c.charCodeAt(0);
+  const hex = code.toString(16).padStart(2, "0");
+  switch (how % 5) {
+    case 0:
+      return `\\u00${hex}`;
+    case 1:
+      return `%${hex.toUpperCase()}`;
+    case 2:
+      return `%25${hex}`;
+    case 3:
+      return `&#${code};`;
+    default:
+      return `&#x${hex};`;
+  }
+};
+
+/**
+ * Disguise the key part (before the value starts) at random positions: invisible characters (modes
+ * 1, 2; 2 also turns spaces into no-break spaces), fullwidth forms (3), or key characters written
+ * as escapes (4).
+ */
 const disguise = (text: string, valueAt: number, picks: number[], mode: number): string => {
   if (mode === 0) return text;
   let head = text.slice(0, valueAt);
   const tail = text.slice(valueAt);
   if (mode === 3) return fullwidth(head) + tail;
+  if (mode === 4) {
+    // Characters of an escape already there (an encoded separator or quote) stay as they are.
+    const inEscape = new Set<number>();
+    for (const m of text.matchAll(/\\+u[0-9a-fA-F]{4}|%(?:25)?[0-9A-Fa-f]{2}|&#?[0-9a-zA-Z]+;/g))
+      for (let i = m.index; i < m.index + m[0].length; i++) inEscape.add(i);
+    const keyChars = [...head.matchAll(/[A-Za-z0-9_.-]/g)]
+      .map((m) => m.index)
+      .filter((i) => !inEscape.has(i));
+    if (keyChars.length === 0) return text;
+    for (const p of [...new Set(picks.map((p) => keyChars[p % keyChars.length]!))].sort((a, b) => b - a))
+      head = head.slice(0, p) + escapeKeyChar(head[p]!, picks[0]! + p) + head.slice(p + 1);
+    return head + tail;
+  }
   for (const p of picks) {
     const at = p % (head.length + 1);
     head = head.slice(0, at) + INVISIBLES[p % INVISIBLES.length] + head.slice(at);
@@ -246,7 +310,7 @@ export const keyValueShape: fc.Arbitrary<Shape> = fc
     keyValueFragment,
     fc.integer({ min: 0, max: 3 }),
     fc.boolean(),
-    fc.integer({ min: 0, max: 3 }),
+    fc.integer({ min: 0, max: 4 }),
     fc.array(fc.nat(), { minLength: 1, maxLength: 3 }),
     fc.constantFrom(...CONTEXT_BEFORE),
     fc.constantFrom(...CONTEXT_AFTER),
