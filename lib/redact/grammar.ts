@@ -219,3 +219,19 @@ function skipValueOpen(s: string, j: number): number {
     return j + 1;
   return j;
 }
+
+/**
+ * A key right after `?`, `&`, `;` or `#` is a URL parameter: its unquoted value ends where the
+ * parameter does (at `&`, `;` or `#`), so the next parameter is neither masked nor taken with it.
+ */
+export function endAtParameter(s: string, ks: number, value: ValueSpan): void {
+  const c = s.charCodeAt(ks - 1);
+  if (value.quoted || !(c === /* ? */ 63 || c === /* & */ 38 || c === /* ; */ 59 || c === /* # */ 35)) return;
+  for (let i = value.start; i < value.end; i++) {
+    const d = s.charCodeAt(i);
+    if (d === /* & */ 38 || d === /* ; */ 59 || d === /* # */ 35) {
+      value.end = i;
+      return;
+    }
+  }
+}

@@ -5,7 +5,7 @@
  */
 import { createHmac } from "node:crypto";
 import type { IdentityKey } from "../runtime-logs/types.ts";
-import { valueAfterKey } from "./grammar.ts";
+import { endAtParameter, valueAfterKey } from "./grammar.ts";
 import { PROTECTED_BASE, PROTECTED_MAX } from "./marks.ts";
 import { isAlnum, isKeyChar, isOneMark, splice } from "./scan.ts";
 
@@ -38,7 +38,7 @@ export function pseudonymize(
 export const isPseudonym = (s: string): boolean => PSEUDONYM.test(s);
 
 /** Identity keys of the restart lines and the pseudonym kind of their values. */
-const IDENTITY_KEYS = /sender_?id|session_?key/gi;
+const IDENTITY_KEYS = /sender[_-]?id|session[_-]?key/gi;
 
 /** The pseudonym context: the identity key (null fails closed) and the namespace it is scoped to. */
 export interface IdentityContext {
@@ -47,7 +47,7 @@ export interface IdentityContext {
 }
 
 /**
- * Replace the value of every identity key (`sender_id`, `session_key`, any case or camel form) in
+ * Replace the value of every identity key (`sender_id`, `sender-id`, `session_key`, any case or camel form) in
  * every quoting the key-value grammar knows (`key=v`, `key="v"`, `key='v'`, `key: v`, `"key":"v"`,
  * escaped JSON) by a run of one protected placeholder; its pseudonym is appended to `values`.
  * Runs before the chain, so no rule masks the pseudonym, and a raw identifier never leaves.
@@ -61,7 +61,8 @@ export function protectIdentities(s: string, ctx: IdentityContext | null, values
     const ke = IDENTITY_KEYS.lastIndex;
     const before = s.charCodeAt(ks - 1);
     if (isAlnum(before) || before === /* _ */ 95 || isKeyChar(s.charCodeAt(ke))) continue;
-    const value = valueAfterKey(s, ks, ke, false);
+    const value = valueAfterKey(s, ks, ke, before === /* - */ 45);
+    if (value !== null) endAtParameter(s, ks, value);
     if (value === null || value.end <= value.start || isOneMark(s, value.start, value.end)) continue;
     if (values.length > PROTECTED_MAX - PROTECTED_BASE) break;
     const kind: PseudonymKind = m[0].toLowerCase().startsWith("sender") ? "actor" : "session";

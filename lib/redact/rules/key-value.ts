@@ -4,7 +4,7 @@
  * name/value attributes, SQL (`PASSWORD '…'`, `IDENTIFIED BY '…'`), flags (`--db-pass v`) and env
  * names with any affix or case (`DB_PASS`, `PGPASSWORD`, `authKey`, `encryptionKey`).
  */
-import { quoteWordLength, valueAfterKey, valueAt, wordAt } from "../grammar.ts";
+import { endAtParameter, quoteWordLength, valueAfterKey, valueAt, wordAt } from "../grammar.ts";
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
 import { isKeyChar, isOneMark, skipBlanks, splice } from "../scan.ts";
@@ -103,20 +103,6 @@ function judgeKey(key: string): boolean {
   );
 }
 
-/** A key right after `?`, `&`, `;` or `#` is a URL parameter: its value ends where the parameter does. */
-function inQuery(s: string, ks: number): boolean {
-  const c = s.charCodeAt(ks - 1);
-  return c === /* ? */ 63 || c === /* & */ 38 || c === /* ; */ 59 || c === /* # */ 35;
-}
-
-function paramEnd(s: string, start: number, end: number): number {
-  for (let i = start; i < end; i++) {
-    const c = s.charCodeAt(i);
-    if (c === /* & */ 38 || c === /* ; */ 59 || c === /* # */ 35) return i;
-  }
-  return end;
-}
-
 function keyValueRule(s: string): string {
   const spans: number[] = [];
   const reps: string[] = [];
@@ -154,7 +140,7 @@ function keyValueRule(s: string): string {
       if (value !== null && !isSecretKey(s.slice(ks, ke))) value = null;
     }
     if (value === null || value.end <= value.start) continue;
-    if (!value.quoted && inQuery(s, ks)) value.end = paramEnd(s, value.start, value.end);
+    endAtParameter(s, ks, value);
     if (isOneMark(s, value.start, value.end)) continue;
     spans.push(value.start, value.end);
     reps.push(M["key-value"]);

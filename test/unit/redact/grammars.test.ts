@@ -14,6 +14,7 @@ import {
   markerShape,
   providerShape,
   type Shape,
+  segment,
   urlShape,
 } from "./shapes.ts";
 
@@ -42,7 +43,7 @@ describe("§3a grammars (generated)", () => {
     masksAll(providerShape, 800);
   });
   it("identities in every quoting are never shown raw", () => {
-    masksAll(identityShape, 300);
+    masksAll(identityShape, 500);
   });
   it("markers and pseudonyms shield nothing", () => {
     masksAll(markerShape, 200);
@@ -67,6 +68,20 @@ describe("the service's own pseudonyms", () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe("identity pseudonyms", () => {
+  it("are the same for one identity in every form, a URL parameter's ending at the parameter", () => {
+    const identity = { identityKey: { id: "k1", secret: Buffer.alloc(32, 5) }, namespaceId: "ns" };
+    fc.assert(
+      fc.property(segment, fc.constantFrom("sender_id", "sender-id", "senderId"), (v, key) => {
+        const p = pseudonymize(identity.identityKey, "actor", "ns", v);
+        for (const text of [`${key}=${v}`, `?${key}=${v}&next=1`, `--${key} ${v}`, `"${key}": "${v}"`])
+          expect(redact(text, { identity })).toBe(text.replace(v, p));
+      }),
+      { numRuns: 200 },
     );
   });
 });

@@ -423,16 +423,22 @@ export const providerShape: fc.Arbitrary<Shape> = fc
 /** Identities in every quoting, escaped or not. */
 export const identityShape: fc.Arbitrary<Shape> = fc
   .tuple(
-    fc.constantFrom("sender_id", "session_key"),
-    fc.integer({ min: 0, max: 6 }),
+    fc.constantFrom("sender_id", "session_key", "sender-id", "SESSION-KEY", "SENDER_ID", "senderId"),
+    fc.integer({ min: 0, max: 10 }),
     segment,
     segment,
     fc.integer({ min: 0, max: 2 }),
     fc.constantFrom("gateway restart-dispatch source=cli ", "INFO ", "", "DEBUG payload {"),
+    fc.nat(),
   )
-  .map(([key, form, a, b, depth, before]) => {
+  .map(([key, form, a, b, depth, before, pick]) => {
     const v = `${a}:dm:${b}`;
+    const at = pick % key.length;
     const frag = [
+      `--${key} ${v}`,
+      `GET /hook?${key}=${v}&next=1`,
+      `<${key}>${v}</${key}>`,
+      `${key.slice(0, at)}${escapeKeyChar(key[at]!, pick)}${key.slice(at + 1)} => ${v}`,
       `${key}=${v}`,
       `${key}="${v}"`,
       `${key}='${v}'`,
