@@ -1,6 +1,7 @@
 /**
  * `argv`: command-line secrets (`--password v`, `-u user:pass`, `mysql -pSECRET`, `redis-cli -a`,
- * `sshpass -p`, `vault login TOKEN`) while ordinary flags survive (`mkdir -p`, `sort -u`).
+ * `sshpass -p`, `vault login TOKEN`, `docker login -p`, `openssl -k`, `-passin pass:…`) while ordinary
+ * flags survive (`mkdir -p`, `sort -u`).
  */
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
@@ -15,8 +16,17 @@ const REDIS_A = /\s(?:-a|--pass)(?= )/g;
 const SSHPASS = /\bsshpass\b/;
 const SSHPASS_P = /\s-p(?= )/g;
 const VAULT = /\bvault\s+login\s+/g;
+/** Registry and cloud logins whose `-p` is the password (`docker login -u u -p v`, `az login -p v`). */
+const LOGIN = /\b(?:docker|podman|buildah|skopeo|nerdctl|oras|crane|az|helm\s+registry)\s+login\b/;
+const LOGIN_P = /\s-p(?= )/g;
+/** OpenSSL's passphrase arguments: `-k v`, and `pass:v` after `-pass`, `-passin`, `-passout`. */
+const OPENSSL = /\bopenssl\b/;
+const OPENSSL_K = /\s-k(?= )/g;
+const PASS_SOURCE = /\s-pass(?:in|out)?\s+pass:/g;
+/** Where a shell command ends. */
+const COMMAND_END = /[;&|\n]/g;
 /** The commands named above, found in one native scan first: most text names none of them. */
-const COMMANDS = /mysql|mariadb|redis-cli|sshpass|vault/;
+const COMMANDS = /mysql|mariadb|redis-cli|sshpass|vault|login|openssl/;
 
 function argvRule(s: string): string {
   const found: Array<[number, number]> = [];
@@ -68,15 +78,30 @@ function argvRule(s: string): string {
       }
     }
   }
-  /** After `command` appears, the value of each `flag` is a secret (`redis-cli -a`, `sshpass -p`). */
+  /**
+   * After `command` appears, the value of each `flag` is a secret (`redis-cli -a`, `sshpass -p`), up
+   * to the end of that command (`;`, `&`, `|`): `docker login ok; mkdir -p /x` keeps `/x`.
+   */
   const flagValuesAfter = (word: string, command: RegExp, flag: RegExp): void => {
     const at = commands && s.includes(word) ? command.exec(s) : null;
     if (at === null) return;
+    COMMAND_END.lastIndex = at.index;
+    const stop = COMMAND_END.test(s) ? COMMAND_END.lastIndex : s.length;
     flag.lastIndex = at.index;
-    while (flag.test(s)) flag.lastIndex = valueAfter(flag.lastIndex);
+    while (flag.test(s) && flag.lastIndex < stop) flag.lastIndex = valueAfter(flag.lastIndex);
   };
   flagValuesAfter("redis-cli", REDIS, REDIS_A);
   flagValuesAfter("sshpass", SSHPASS, SSHPASS_P);
+  flagValuesAfter("login", LOGIN, LOGIN_P);
+  flagValuesAfter("openssl", OPENSSL, OPENSSL_K);
+  if (commands && s.includes("pass:")) {
+    PASS_SOURCE.lastIndex = 0;
+    while (PASS_SOURCE.test(s)) {
+      const v = PASS_SOURCE.lastIndex;
+      const end = wordEnd(s, v);
+      PASS_SOURCE.lastIndex = end > v && !isOneMark(s, v, end) ? add(v, end) : v;
+    }
+  }
   if (commands && s.includes("vault")) {
     VAULT.lastIndex = 0;
     while (VAULT.test(s)) {

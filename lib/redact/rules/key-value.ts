@@ -53,6 +53,9 @@ const SECRET_PARTS = [
   "secretkey",
   "accountkey",
   "sharedkey",
+  // keytool's `-storepass`, `-keypass`, `-srcstorepass`…
+  "storepass",
+  "keypass",
 ];
 
 /**

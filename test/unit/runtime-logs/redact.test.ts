@@ -58,6 +58,13 @@ const MASKED: Array<[string, string, string]> = [
   ["mysql -u root -pS3cret db", "S3cret", "argv"],
   ["redis-cli -h c -a R3dis PING", "R3dis", "argv"],
   ["vault login s.AbCd1234", "s.AbCd1234", "argv"],
+  ["docker login -u ci -p D0ckerPw registry.example", "D0ckerPw", "argv"],
+  ["az login -u ops@example.com -p Az0rePw", "Az0rePw", "argv"],
+  ["helm registry login r.example -u ci -p H3lmPw", "H3lmPw", "argv"],
+  ["openssl enc -aes-256-cbc -k 0pensslPw -in f", "0pensslPw", "argv"],
+  ["openssl pkcs12 -export -passout pass:Exp0rtPw -out k.p12", "Exp0rtPw", "argv"],
+  ["keytool -list -keystore k.jks -storepass St0rePw", "St0rePw", "key-value"],
+  ["keytool -importkeystore -srckeypass K3yPw -destkeypass K3yPw2", "K3yPw", "key-value"],
   [
     "commit 0123456789abcdef0123456789abcdef01234567 ok",
     "0123456789abcdef0123456789abcdef01234567",
@@ -82,6 +89,7 @@ const SURVIVES: string[] = [
   "what? nothing to do",
   "task-runner started",
   "0/3 nodes are available",
+  "docker login succeeded; mkdir -p /cache && openssl version -a",
 ];
 
 describe("redactText", () => {
