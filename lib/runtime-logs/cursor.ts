@@ -4,9 +4,10 @@
  * Pod name and UID, counts, times and keyed 96-bit line hashes, never text. Every field is validated
  * strictly; anything wrong throws `RUNTIME_LOGS_CURSOR_INVALID` before any driver read.
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
 import { ServiceError } from "../api/errors.ts";
 import { DNS_LABEL, isDnsSubdomain } from "../api/ids.ts";
+import { hmacOf } from "../hmac.ts";
 import { keyToMillis, parseUtcTime } from "./time.ts";
 import type { CursorBinding, CursorKeys, CursorState, SecretKey } from "./types.ts";
 
@@ -72,28 +73,24 @@ export function checkKey(key: SecretKey): void {
 
 /** The MAC of a cursor payload (every cursor variant signs the same way). */
 export function mac(key: SecretKey, payload: string): string {
-  return createHmac("sha256", key.secret)
-    .update(MAC_DOMAIN + payload, "utf8")
-    .digest("base64url");
+  return hmacOf(key.secret).digest(MAC_DOMAIN + payload, "base64url");
 }
 
 /** Keyed hash of the cursor binding (principal, namespace, Agent, deployment, source). */
 export function bindingHash(key: SecretKey, b: CursorBinding): string {
   const canonical = JSON.stringify([b.principalId, b.namespaceId, b.agentId, b.deploymentId, b.source]);
-  return createHmac("sha256", key.secret)
-    .update(BINDING_DOMAIN + canonical, "utf8")
-    .digest()
+  return hmacOf(key.secret)
+    .digest(BINDING_DOMAIN + canonical, "buffer")
     .subarray(0, 16)
     .toString("base64url");
 }
 
 /** Keyed 96-bit hash of one raw log line, domain-separated from the MAC. */
 export function lineHash(key: SecretKey, rawLine: string): string {
-  return createHmac("sha256", key.secret)
-    .update(LINE_DOMAIN + rawLine, "utf8")
-    .digest()
-    .subarray(0, 12)
-    .toString("base64url");
+  // 12 bytes are 16 base64url characters: the first 16 of the whole digest's.
+  return hmacOf(key.secret)
+    .digest(LINE_DOMAIN + rawLine, "base64url")
+    .slice(0, 16);
 }
 
 /** The key that signs (and hashes) new cursors. */

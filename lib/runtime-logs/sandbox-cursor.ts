@@ -6,8 +6,8 @@
  * to 16 hashes of untimed lines (0, negative or far-future times: delivered once, never a
  * frontier). Never text.
  */
-import { createHmac } from "node:crypto";
 import { ServiceError } from "../api/errors.ts";
+import { hmacOf } from "../hmac.ts";
 import { bindingHash, checkKey, MAX_CURSOR_CHARS, mac, openSignedCursor, signingKey } from "./cursor.ts";
 import type { CursorBinding, CursorKeys, SecretKey } from "./types.ts";
 
@@ -91,9 +91,8 @@ export function sandboxLineHash(
     line.origin,
     fields,
   ]);
-  return createHmac("sha256", key.secret)
-    .update(LINE_DOMAIN + canonical, "utf8")
-    .digest()
+  return hmacOf(key.secret)
+    .digest(LINE_DOMAIN + canonical, "buffer")
     .subarray(0, HASH_BYTES);
 }
 

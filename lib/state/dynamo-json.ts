@@ -22,6 +22,7 @@ import {
 } from "@aws-sdk/client-dynamodb";
 import { isServerError, isThrottlingError, isTransientError } from "@smithy/core/retry";
 import type { RetryErrorInfo, RetryErrorType } from "@smithy/types";
+import { HmacSha256 } from "../hmac.ts";
 import { type ConnectionPool, poolFor } from "../http/client.ts";
 
 /** The commands sent directly: their wire operation and the SDK's command name (a bundle may rename classes). */
@@ -65,44 +66,6 @@ const sha256Hex: (data: string) => string =
   typeof hash === "function"
     ? (data) => hash("sha256", data, "hex")
     : (data) => createHash("sha256").update(data, "utf8").digest("hex");
-
-/**
- * HMAC-SHA256 under one key (RFC 2104) as two one-shot digests over buffers kept with the key: the
- * key's pads are computed once, and a signature costs no Hmac object (which cost twice as much).
- */
-export class HmacSha256 {
-  /** key ⊕ ipad, followed by the message. */
-  #inner: Buffer;
-  /** key ⊕ opad, followed by the inner digest. */
-  readonly #outer = Buffer.alloc(64 + 32);
-  readonly #key: Buffer;
-
-  constructor(key: Buffer) {
-    this.#key = key;
-    const k = key.length > 64 ? createHash("sha256").update(key).digest() : key;
-    this.#inner = Buffer.alloc(64 + 256);
-    for (let i = 0; i < 64; i++) {
-      const byte = k[i] ?? 0;
-      this.#inner[i] = byte ^ 0x36;
-      this.#outer[i] = byte ^ 0x5c;
-    }
-  }
-
-  hex(message: string): string {
-    // Without `crypto.hash` (Node < 20.12): the Hmac object.
-    if (typeof hash !== "function") return createHmac("sha256", this.#key).update(message).digest("hex");
-    const length = Buffer.byteLength(message);
-    if (64 + length > this.#inner.length) {
-      const grown = Buffer.alloc(64 + length);
-      this.#inner.copy(grown, 0, 0, 64);
-      this.#inner = grown;
-    }
-    this.#inner.write(message, 64, "utf8");
-    // The inner digest as a one-byte string is cheaper to make than a Buffer.
-    this.#outer.write(hash("sha256", this.#inner.subarray(0, 64 + length), "binary"), 64, "binary");
-    return hash("sha256", this.#outer, "hex");
-  }
-}
 
 /** `YYYYMMDDTHHMMSSZ` of a time. */
 export function amzDate(at: number): string {
