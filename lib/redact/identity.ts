@@ -3,7 +3,8 @@
  * pages and restart records use: `hmac-sha256:v1:{keyId}:{hex}` = HMAC-SHA-256 over the canonical
  * JSON `["runtime-logs.identity.v1", kind, namespaceId, value]`. Without a key it fails closed.
  */
-import { createHmac } from "node:crypto";
+
+import { hmacOf } from "../hmac.ts";
 import type { IdentityKey } from "../runtime-logs/types.ts";
 import { endAtParameter, valueAfterKey } from "./grammar.ts";
 import { PROTECTED_BASE, PROTECTED_MAX } from "./marks.ts";
@@ -30,7 +31,7 @@ export function pseudonymize(
 ): string {
   if (key === null) return WITHHELD_IDENTITY;
   const canonical = JSON.stringify(["runtime-logs.identity.v1", kind, namespaceId, value]);
-  const hex = createHmac("sha256", key.secret).update(canonical, "utf8").digest("hex");
+  const hex = hmacOf(key.secret).hex(canonical);
   return `hmac-sha256:v1:${key.id}:${hex}`;
 }
 

@@ -3,6 +3,7 @@
  * form, separator, quoting, escaping depth and disguise, URL authority, provider token, identity
  * quoting and marker trick are masked whole (no canary segment survives).
  */
+import { createHmac } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { pseudonymize, redact, redactText } from "../../../lib/redact/index.ts";
@@ -73,6 +74,22 @@ describe("the service's own pseudonyms", () => {
 });
 
 describe("identity pseudonyms", () => {
+  it("are the keyed HMAC-SHA256 of the canonical identity, as restart attribution has always made them", () => {
+    fc.assert(
+      fc.property(
+        fc.string(),
+        fc.constantFrom("actor", "session") as fc.Arbitrary<"actor" | "session">,
+        (v, kind) => {
+          const identityKey = { id: "k1", secret: Buffer.alloc(32, 6) };
+          const hex = createHmac("sha256", identityKey.secret)
+            .update(JSON.stringify(["runtime-logs.identity.v1", kind, "ns", v]), "utf8")
+            .digest("hex");
+          expect(pseudonymize(identityKey, kind, "ns", v)).toBe(`hmac-sha256:v1:k1:${hex}`);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
   it("are the same for one identity in every form, a URL parameter's ending at the parameter", () => {
     const identity = { identityKey: { id: "k1", secret: Buffer.alloc(32, 5) }, namespaceId: "ns" };
     fc.assert(
