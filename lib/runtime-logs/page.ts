@@ -28,6 +28,7 @@ import {
   BEFORE_ALL,
   effectiveKeys,
   frontierKey,
+  futureHash,
   futureMemory,
   hasFrontier,
   type Selection,
@@ -796,6 +797,19 @@ function nextState(x: NextStateInput): CursorState {
   // Far-future lines delivered now join the remembered ones; the anchor is the last line accounted.
   const carry = x.carry !== null && x.carry.keyId === signing.id && !replaced ? x.carry : null;
   const future = carry?.future.slice() ?? [];
+  if (!replaced && x.futureKey !== null && sel.behindBefore !== undefined) {
+    // Far-future lines this read placed behind the view are accounted for: remember those not yet.
+    const known = new Map<string, number>();
+    for (const f of future) known.set(futureHash(f), (known.get(futureHash(f)) ?? 0) + 1);
+    for (let i = 0; i < sel.behindBefore && i < lines.length; i++) {
+      const line = lines[i]!;
+      if (line.key === null || line.key <= x.futureKey) continue;
+      const h = lineHash(signing, line.raw);
+      const n = known.get(h) ?? 0;
+      if (n > 0) known.set(h, n - 1);
+      else future.push(`${h}.${keyToMillis(line.key).toString(36)}`);
+    }
+  }
   // Only a page whose latest line is beyond the far-future key has far-future lines to look for.
   const anyFuture = x.futureKey !== null && x.latestKey !== null && x.latestKey > x.futureKey;
   for (let q = 0; q <= lastItem && !replaced && anyFuture; q++) {

@@ -30,6 +30,12 @@ export interface Selection {
    * (a `clock_step` gap goes before it).
    */
   steps: number[];
+  /**
+   * Lines before this read position that `take` leaves out were placed behind the view (accounted
+   * for): the far-future ones among them join the cursor's memory, so a later read that returns one
+   * of them alone (its time passes every sinceTime) does not offer it as new. Absent: no such place.
+   */
+  behindBefore?: number;
 }
 
 /**
@@ -275,7 +281,7 @@ function placeUntimedRun(
   for (let i = from; i < hashes.length; i++) take.push(i);
   // Several places fit: the lines between the first and the last may be new (reported, not repeated).
   const windowGap = ends.length > 1 && take.length > 0;
-  return { take, windowGap, hold: take.length === 0, startComplete: false, steps: [] };
+  return { take, windowGap, hold: take.length === 0, startComplete: false, steps: [], behindBefore: from };
 }
 
 /**
@@ -325,8 +331,14 @@ function lastDeliveredFuture(
 function behind(placed: Omit<Selection, "eff">, delivered: number): Omit<Selection, "eff"> {
   if (delivered < 0) return placed;
   const take = placed.take.filter((i) => i > delivered);
-  if (take.length === placed.take.length) return placed;
-  return { ...placed, take, hold: take.length === 0, windowGap: placed.windowGap && take.length > 0 };
+  const behindBefore = Math.max(placed.behindBefore ?? 0, delivered + 1);
+  return {
+    ...placed,
+    take,
+    hold: take.length === 0,
+    windowGap: placed.windowGap && take.length > 0,
+    behindBefore,
+  };
 }
 
 /**

@@ -346,6 +346,28 @@ describe("hostile clocks: schedules random sweeps found", () => {
     expect(check(o)).toBeNull();
   });
 
+  it("a far-future line written before the view began is not shown when a later read returns it alone", () => {
+    // The view opens on lines two minutes ahead (far-future: untimed for resume). A line dated a
+    // year ahead, written before them, passes every later sinceTime: once a read has placed it
+    // behind the view, the cursor remembers it, and the read that returns it alone offers nothing.
+    const log = new ModelLog("u", 0);
+    const f = follower(log, { tailLines: 3 });
+    log.append(BigInt(T0 + 1_000) * MS, "INFO before the view");
+    log.append(BigInt(T0 + 365 * 86_400_000) * MS, "INFO a year ahead, before the view");
+    for (let i = 0; i < 3; i++) log.append(BigInt(T0 + 120_000 + i) * MS, `INFO two minutes ahead ${i}`);
+    expect(lines(f.poll(T0 + 5_000))).toEqual([0, 1, 2].map((i) => `INFO two minutes ahead ${i}`));
+    expect(f.poll(T0 + 8_000)).toEqual([]);
+    // The next read starts after the two-minutes-ahead lines: only the year-ahead line passes.
+    expect(f.poll(T0 + 150_000)).toEqual([]);
+    log.append(BigInt(T0 + 199_000) * MS, "INFO on time");
+    expect(lines(f.poll(T0 + 200_000))).toEqual(["INFO on time"]);
+  });
+
+  it("seed 1 150 786 139: a far-future line before the view's first tail, placed behind it, is not shown later", () => {
+    const o = runSchedule(1_150_786_139, undefined, { hostileClocks: true });
+    expect(check(o, { unobservable: true, passed: { lines: 0 } })).toBeNull();
+  });
+
   it("a page cut short whose rest is dated further back than a cursor can be: the gap ends at the last such line", () => {
     // The node's clock steps back two hours within the read, then forward again. The next read
     // cannot reach the lines two hours back (a cursor dated that far back has expired), so they
