@@ -173,6 +173,14 @@ export const PROVIDERS: readonly Provider[] = [
   t("FLWSECK_TEST-", 20),
   t("LTAI", 20, Body.Url, { strict: true }),
   t("AKCp", 60, Body.Url, { strict: true }),
+  // JFrog reference tokens, EasyPost, Frame.io, Apify, Square access tokens, Dropbox short-lived
+  t("cmVmdGtu", 56, Body.Url, { strict: true }),
+  t("EZAK", 54, Body.Url, { strict: true }),
+  t("EZTK", 54, Body.Url, { strict: true }),
+  t("frio_", 40, Body.Base64),
+  t("apify_api_", 30),
+  t("EAAA", 60, Body.Url, { strict: true }),
+  t("sl.", 120, Body.Base64, { strict: true }),
   // Mapbox secret tokens, OpenShift
   t("sk.eyJ", 40, Body.Dotted),
   t("sha256~", 40),
