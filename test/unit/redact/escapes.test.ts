@@ -51,26 +51,38 @@ const escapeish = fc
 
 const isKeyChar = (c: string): boolean => /^[A-Za-z0-9_.-]$/.test(c);
 
+/** The decoded text maps back onto `text` in order, each escape to what the platform decodes. */
+function expectFaithful(text: string): void {
+  const d = decodeKeyEscapes({ text, start: null, end: null, invisible: false });
+  if (d === null) return;
+  const { start, end } = d as { start: Int32Array; end: Int32Array };
+  expect(start.length).toBe(d.text.length);
+  let at = 0;
+  for (let i = 0; i < d.text.length; i++) {
+    expect(start[i]).toBe(at);
+    const piece = text.slice(start[i], end[i]);
+    if (piece.length > 1) {
+      expect(isKeyChar(d.text[i]!)).toBe(true);
+      expect(oracle(piece)).toBe(d.text[i]);
+    } else expect(piece).toBe(d.text[i]);
+    at = end[i]!;
+  }
+  expect(at).toBe(text.length);
+}
+
 describe("decodeKeyEscapes", () => {
   it("maps the decoded text back onto the original, in order, each escape to what the platform decodes", () => {
+    fc.assert(fc.property(escapeish, expectFaithful), { numRuns: 3000 });
+  });
+
+  it("stays faithful from long text to short and back (its memory is reused from call to call)", () => {
     fc.assert(
-      fc.property(escapeish, (text) => {
-        const d = decodeKeyEscapes({ text, start: null, end: null, invisible: false });
-        if (d === null) return;
-        const { start, end } = d as { start: Int32Array; end: Int32Array };
-        let at = 0;
-        for (let i = 0; i < d.text.length; i++) {
-          expect(start[i]).toBe(at);
-          const piece = text.slice(start[i], end[i]);
-          if (piece.length > 1) {
-            expect(isKeyChar(d.text[i]!)).toBe(true);
-            expect(oracle(piece)).toBe(d.text[i]);
-          } else expect(piece).toBe(d.text[i]);
-          at = end[i]!;
-        }
-        expect(at).toBe(text.length);
+      fc.property(escapeish, fc.integer({ min: 20, max: 200 }), escapeish, (long, times, short) => {
+        expectFaithful(long.repeat(times));
+        expectFaithful(short);
+        expectFaithful(long.repeat(times));
       }),
-      { numRuns: 3000 },
+      { numRuns: 20 },
     );
   });
 
