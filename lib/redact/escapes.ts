@@ -5,7 +5,7 @@
  * reads as that character in the shadow, so the words and keys of the rules see through it. Other
  * escaped characters stay as written: the grammar reads escaped quotes and separators itself.
  */
-import type { Shadow } from "./shadow.ts";
+import { type Shadow, utf16Text } from "./shadow.ts";
 
 /** The trigger words of an escape that may stand for a key character (rule.ts: `.` is any). */
 export const ESCAPE_WORDS = ["\\u00", "%2", "%4", "%5", "%6", "%7", "&#"];
@@ -85,9 +85,6 @@ function escapeAt(t: string, i: number): number {
  */
 const ESCAPE_HINT = /[\\%&](?=[uU]00[0-9a-fA-F]|(?:25)?[2-7][0-9a-fA-F]|#[xX]?[0-9])/g;
 
-/** The decoded units as a string: a native copy (typed arrays hold the platform's byte order). */
-const UTF16 = new TextDecoder(new Uint8Array(Uint16Array.of(1).buffer)[0] === 1 ? "utf-16le" : "utf-16be");
-
 /**
  * Memory reused from call to call (grown to the next power of two, kept up to 1 Mi characters):
  * fresh typed arrays of a long line's size on every call are external memory, whose pressure alone
@@ -150,7 +147,7 @@ export function decodeKeyEscapes(shadow: Shadow): Shadow | null {
     }
   }
   return {
-    text: UTF16.decode(units.subarray(0, o)),
+    text: utf16Text(units.subarray(0, o)),
     start: from.subarray(0, o),
     end: to.subarray(0, o),
     invisible: shadow.invisible,

@@ -39,16 +39,28 @@ export interface Shadow {
   invisible: boolean;
 }
 
-/** Per-character folds, remembered: a hostile line repeats a few characters many times. */
-const FOLDS = new Map<string, string>();
+/** UTF-16 code units as a string, copied natively (typed arrays hold the platform's byte order). */
+const UTF16 = new TextDecoder(new Uint8Array(Uint16Array.of(1).buffer)[0] === 1 ? "utf-16le" : "utf-16be");
+export const utf16Text = (units: Uint16Array): string => UTF16.decode(units);
+
+/** Scratch for one run's folds, reused from call to call. */
+let runUnits: Uint16Array = new Uint16Array(1024);
+const grown = (units: Uint16Array, need: number): Uint16Array => {
+  const next = new Uint16Array(2 ** Math.ceil(Math.log2(need)));
+  next.set(units);
+  return next;
+};
+
+/** Per-character folds by code point, remembered: a hostile line repeats a few characters many times. */
+const FOLDS = new Map<number, string>();
 const MAX_FOLDS = 4096;
 
-function fold(ch: string): string {
-  let f = FOLDS.get(ch);
+function fold(cp: number): string {
+  let f = FOLDS.get(cp);
   if (f === undefined) {
-    f = ch.normalize("NFKC");
+    f = String.fromCodePoint(cp).normalize("NFKC");
     if (holdsInvisible(f)) f = f.replace(INVISIBLE_G, "");
-    if (FOLDS.size < MAX_FOLDS) FOLDS.set(ch, f);
+    if (FOLDS.size < MAX_FOLDS) FOLDS.set(cp, f);
   }
   return f;
 }
@@ -98,29 +110,24 @@ export function shadowOf(s: string, ascii = isAscii(s)): Shadow {
     out.push(s.slice(from, a));
     const run = m[0];
     const b = a + run.length;
-    if (!holdsInvisible(run) && run.normalize("NFKC") === run) {
-      ensure(run.length);
-      for (let i = a; i < b; i++) {
+    // Each character folded on its own (remembered); the run's folds copied out as one flat piece
+    // (thousands of one-character pieces cost more to join, or to flatten, than the folding).
+    let u = 0;
+    for (let i = a; i < b; ) {
+      const cp = s.codePointAt(i)!;
+      const w = cp > 0xffff ? 2 : 1;
+      const f = fold(cp);
+      ensure(f.length);
+      if (u + f.length > runUnits.length) runUnits = grown(runUnits, u + f.length);
+      for (let k = 0; k < f.length; k++) {
         start[n] = i;
-        end[n] = i + 1;
+        end[n] = i + w;
         n++;
+        runUnits[u++] = f.charCodeAt(k);
       }
-      out.push(run);
-    } else {
-      for (let i = a; i < b; ) {
-        const cp = s.codePointAt(i)!;
-        const w = cp > 0xffff ? 2 : 1;
-        const f = fold(s.slice(i, i + w));
-        ensure(f.length);
-        for (let k = 0; k < f.length; k++) {
-          start[n] = i;
-          end[n] = i + w;
-          n++;
-        }
-        out.push(f);
-        i += w;
-      }
+      i += w;
     }
+    out.push(utf16Text(runUnits.subarray(0, u)));
     from = b;
   }
   ensure(s.length - from);
@@ -133,21 +140,61 @@ export function shadowOf(s: string, ascii = isAscii(s)): Shadow {
   return { text: out.join(""), start, end, invisible };
 }
 
-/** Whether every non-ASCII run of `s` is its own NFKC form (checked run by run: ASCII never changes). */
+/**
+ * Whether every non-ASCII character of `s` is its own fold (ASCII never changes): character by
+ * character through the remembered folds, so a line of foldable characters is found at its first.
+ */
 function allStable(s: string): boolean {
   NON_ASCII_G.lastIndex = 0;
   for (let m = NON_ASCII_G.exec(s); m !== null; m = NON_ASCII_G.exec(s)) {
     const run = m[0];
-    if (run.normalize("NFKC") !== run) return false;
+    for (let i = 0; i < run.length; ) {
+      const cp = run.codePointAt(i)!;
+      const f = fold(cp);
+      const w = cp > 0xffff ? 2 : 1;
+      if (f.length !== w || f.codePointAt(0) !== cp) return false;
+      i += w;
+    }
   }
   return true;
 }
 
-function escapeInvisible(ch: string): string {
-  return `\\u{${ch.codePointAt(0)!.toString(16).toUpperCase()}}`;
+/** Each invisible character's escape by code point, or "" for a visible one; remembered. */
+const ESCAPES = new Map<number, string>();
+
+function escapeOf(cp: number): string {
+  let e = ESCAPES.get(cp);
+  if (e === undefined) {
+    const ch = String.fromCodePoint(cp);
+    e = holdsInvisible(ch) ? `\\u{${cp.toString(16).toUpperCase()}}` : "";
+    if (ESCAPES.size < MAX_FOLDS) ESCAPES.set(cp, e);
+  }
+  return e;
 }
 
-/** Invisible characters written as visible escapes (`\u{200B}`), as the CLI shows them. */
+/**
+ * Invisible characters written as visible escapes (`\u{200B}`), as the CLI shows them. One pass
+ * over the non-ASCII characters with their escapes remembered (a regex replace calls back per
+ * character: half a microsecond each on a line of them).
+ */
 export function neutralizeInvisible(s: string): string {
-  return holdsInvisible(s) ? s.replace(INVISIBLE_G, escapeInvisible) : s;
+  if (!holdsInvisible(s)) return s;
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < s.length; ) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    const cp = s.codePointAt(i)!;
+    const w = cp > 0xffff ? 2 : 1;
+    const e = escapeOf(cp);
+    if (e !== "") {
+      out += s.slice(from, i) + e;
+      from = i + w;
+    }
+    i += w;
+  }
+  return out + s.slice(from);
 }
