@@ -8,7 +8,7 @@
 import { decodeKeyEscapes, ESCAPE_WORDS } from "./escapes.ts";
 import { type EventTextHints, maskEventNames } from "./event-text.ts";
 import { type IdentityContext, protectIdentities } from "./identity.ts";
-import { neutralizePrivateUse, placeholderText } from "./marks.ts";
+import { MARK_BASE, neutralizePrivateUse, placeholderText } from "./marks.ts";
 import { protectExisting } from "./protect.ts";
 import type { Rule } from "./rule.ts";
 import { argv } from "./rules/argv.ts";
@@ -21,8 +21,8 @@ import { pem } from "./rules/pem.ts";
 import { providerTokens } from "./rules/provider-tokens.ts";
 import { query } from "./rules/query.ts";
 import { userinfo } from "./rules/userinfo.ts";
-import { currentLedger, startLedger } from "./scan.ts";
-import { isAscii, neutralizeInvisible, type Shadow, shadowOf } from "./shadow.ts";
+import { currentLedger, manySpans, startLedger } from "./scan.ts";
+import { isAscii, neutralizeInvisible, type Shadow, shadowOf, utf16Text } from "./shadow.ts";
 import { compileTriggers } from "./triggers.ts";
 
 export type { EventTextHints } from "./event-text.ts";
@@ -158,6 +158,20 @@ export function assemble(
   if (masked === shadow.text) return keep(original);
   const { at, covers } = currentLedger();
   const { start, end } = shadow;
+  // The shadow is the original itself and only markers went in (no pseudonym): the output is the
+  // masked text with each marker's text in its place, replaced natively kind by kind (joining a
+  // piece per span costs several times more on a line of thousands).
+  if (start === null && !shadow.invisible && values.length === 0) {
+    let kinds = 0;
+    for (let li = 0; li < at.length; li++) kinds |= 1 << (masked.charCodeAt(at[li]!) - MARK_BASE);
+    let out = masked;
+    for (let k = 0; kinds !== 0; k++, kinds >>>= 1)
+      if (kinds & 1)
+        out = out.replaceAll(String.fromCharCode(MARK_BASE + k), placeholderText(MARK_BASE + k, values));
+    return out;
+  }
+  if (!shadow.invisible && manySpans(at.length, original.length))
+    return assembleByUnits(original, shadow, masked, values);
   const out: string[] = [];
   let pos = 0;
   /** How much longer the shadow is than `masked` before the current placeholder. */
@@ -175,6 +189,50 @@ export function assemble(
   }
   out.push(keep(original.slice(pos)));
   return out.join("");
+}
+
+let assembleUnits: Uint16Array = new Uint16Array(1024);
+
+/**
+ * `assemble` for many spans over a mapped shadow (text with foldable characters): the output copied
+ * unit by unit into reused memory, instead of joining a piece per span (two-byte pieces join slowly).
+ */
+function assembleByUnits(
+  original: string,
+  shadow: Shadow,
+  masked: string,
+  values: readonly string[],
+): string {
+  const { at, covers } = currentLedger();
+  const { start, end } = shadow;
+  let size = original.length;
+  for (let li = 0; li < at.length; li++) size += placeholderText(masked.charCodeAt(at[li]!), values).length;
+  if (size > assembleUnits.length) {
+    const grown = new Uint16Array(2 ** Math.ceil(Math.log2(size)));
+    if (grown.length <= 1 << 20) assembleUnits = grown;
+    return fill(grown);
+  }
+  return fill(assembleUnits);
+
+  function fill(units: Uint16Array): string {
+    let o = 0;
+    let pos = 0;
+    let extra = 0;
+    for (let li = 0; li < at.length; li++) {
+      const len = covers[li]!;
+      const a = at[li]! + extra;
+      const b = a + len;
+      extra += len - 1;
+      const from = start === null ? a : start[a]!;
+      const to = end === null ? b : end[b - 1]!;
+      for (; pos < from; pos++) units[o++] = original.charCodeAt(pos);
+      const text = placeholderText(masked.charCodeAt(at[li]!), values);
+      for (let k = 0; k < text.length; k++) units[o++] = text.charCodeAt(k);
+      if (to > pos) pos = to;
+    }
+    for (; pos < original.length; pos++) units[o++] = original.charCodeAt(pos);
+    return utf16Text(units.subarray(0, o));
+  }
 }
 
 /** Redact one string that leaves the service (messages, fields, reasons). */
