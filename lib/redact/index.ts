@@ -156,12 +156,11 @@ export function assemble(
 ): string {
   const keep = shadow.invisible ? neutralizeInvisible : (t: string): string => t;
   if (masked === shadow.text) return keep(original);
-  const { at, covers } = currentLedger();
-  const { start, end } = shadow;
+  const { at } = currentLedger();
   // The shadow is the original itself and only markers went in (no pseudonym): the output is the
   // masked text with each marker's text in its place, replaced natively kind by kind (joining a
   // piece per span costs several times more on a line of thousands).
-  if (start === null && !shadow.invisible && values.length === 0) {
+  if (shadow.start === null && !shadow.invisible && values.length === 0) {
     let kinds = 0;
     for (let li = 0; li < at.length; li++) kinds |= 1 << (masked.charCodeAt(at[li]!) - MARK_BASE);
     let out = masked;
@@ -172,23 +171,37 @@ export function assemble(
   }
   if (!shadow.invisible && manySpans(at.length, original.length))
     return assembleByUnits(original, shadow, masked, values);
+  const spans = originalSpans(shadow);
   const out: string[] = [];
   let pos = 0;
-  /** How much longer the shadow is than `masked` before the current placeholder. */
-  let extra = 0;
   for (let li = 0; li < at.length; li++) {
-    const len = covers[li]!;
-    const a = at[li]! + extra;
-    const b = a + len;
-    extra += len - 1;
-    const from = start === null ? a : start[a]!;
-    const to = end === null ? b : end[b - 1]!;
+    const from = spans[2 * li]!;
     if (from > pos) out.push(keep(original.slice(pos, from)));
     out.push(placeholderText(masked.charCodeAt(at[li]!), values));
-    if (to > pos) pos = to;
+    if (spans[2 * li + 1]! > pos) pos = spans[2 * li + 1]!;
   }
   out.push(keep(original.slice(pos)));
   return out.join("");
+}
+
+/**
+ * The span of the original each placeholder of the chain's text stands for, as [from, to) pairs in
+ * ledger order: its shadow characters (the ledger) led back through the shadow's map.
+ */
+function originalSpans(shadow: Shadow): Int32Array {
+  const { at, covers } = currentLedger();
+  const { start, end } = shadow;
+  const spans = new Int32Array(2 * at.length);
+  /** How much longer the shadow is than the chain's text before the current placeholder. */
+  let extra = 0;
+  for (let li = 0; li < at.length; li++) {
+    const a = at[li]! + extra;
+    const b = a + covers[li]!;
+    extra += covers[li]! - 1;
+    spans[2 * li] = start === null ? a : start[a]!;
+    spans[2 * li + 1] = end === null ? b : end[b - 1]!;
+  }
+  return spans;
 }
 
 let assembleUnits: Uint16Array = new Uint16Array(1024);
@@ -203,8 +216,7 @@ function assembleByUnits(
   masked: string,
   values: readonly string[],
 ): string {
-  const { at, covers } = currentLedger();
-  const { start, end } = shadow;
+  const { at } = currentLedger();
   let size = original.length;
   for (let li = 0; li < at.length; li++) size += placeholderText(masked.charCodeAt(at[li]!), values).length;
   if (size > assembleUnits.length) {
@@ -215,20 +227,14 @@ function assembleByUnits(
   return fill(assembleUnits);
 
   function fill(units: Uint16Array): string {
+    const spans = originalSpans(shadow);
     let o = 0;
     let pos = 0;
-    let extra = 0;
     for (let li = 0; li < at.length; li++) {
-      const len = covers[li]!;
-      const a = at[li]! + extra;
-      const b = a + len;
-      extra += len - 1;
-      const from = start === null ? a : start[a]!;
-      const to = end === null ? b : end[b - 1]!;
-      for (; pos < from; pos++) units[o++] = original.charCodeAt(pos);
+      for (const from = spans[2 * li]!; pos < from; pos++) units[o++] = original.charCodeAt(pos);
       const text = placeholderText(masked.charCodeAt(at[li]!), values);
       for (let k = 0; k < text.length; k++) units[o++] = text.charCodeAt(k);
-      if (to > pos) pos = to;
+      if (spans[2 * li + 1]! > pos) pos = spans[2 * li + 1]!;
     }
     for (; pos < original.length; pos++) units[o++] = original.charCodeAt(pos);
     return utf16Text(units.subarray(0, o));
