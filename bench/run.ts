@@ -14,6 +14,7 @@ import * as p6 from "./p6-memory.ts";
 import * as p7 from "./p7-sustained.ts";
 import * as p8 from "./p8-hostile-bodies.ts";
 import * as pc from "./pc-connections.ts";
+import * as ph from "./ph-floods.ts";
 
 export interface Benchmark {
   id: string;
@@ -39,7 +40,7 @@ const pk: Benchmark = {
   },
 };
 
-const BENCHMARKS: Benchmark[] = [p1, p2, p3, p4, p5, p6, p7, p8, pk, pc, pOcc];
+const BENCHMARKS: Benchmark[] = [p1, p2, p3, p4, p5, p6, p7, p8, pk, pc, ph, pOcc];
 
 const filters = process.argv.slice(2).map((f) => f.toUpperCase());
 const selected = BENCHMARKS.filter(
