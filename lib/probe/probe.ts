@@ -11,11 +11,10 @@ import type { KeyProvider, ServiceKeys } from "../keys.ts";
 import type { KubeDriver } from "../kube/driver.ts";
 import type { SandboxDriver } from "../openshell/driver.ts";
 import type { RegistryStore } from "../registry/store.ts";
-import {
-  type DeploymentRestartsDeps,
-  observeDeploymentRestarts,
-  type RestartLog,
-} from "../restarts/index.ts";
+// The module itself, not the restarts index: the index also holds the DynamoDB stores, which the
+// probe's entry must not load at cold start (P3; its stores come with the first invocation).
+import { type DeploymentRestartsDeps, observeDeploymentRestarts } from "../restarts/deployment.ts";
+import type { RestartLog } from "../restarts/record.ts";
 import {
   type CheckStatus,
   type ClusterCheck,
