@@ -20,8 +20,13 @@ export interface Bundle {
   chunks: string[];
   /** The source files esbuild put into the bundle (repository-relative, `node_modules/...` included). */
   inputs: string[];
-  /** Those of them in the entry module itself, parsed at import. */
+  /** Those of them in the entry module itself. */
   entryInputs: string[];
+  /**
+   * Those in every module that importing the entry loads: the entry and the chunks it imports
+   * statically, transitively (a chunk shared with a lazy import is loaded at import all the same).
+   */
+  importInputs: string[];
 }
 
 /** Every file under `dir`, relative to it. */
@@ -39,9 +44,16 @@ export async function bundleFunction(name: FunctionName, outdir: string): Promis
   const files = filesUnder(dir);
   const size = (f: string) => statSync(path.join(dir, f)).size;
   const code = files.filter((f) => f.endsWith(BUNDLING.extension));
-  const entryOutput = Object.entries(result.metafile.outputs).find(([out]) =>
-    out.endsWith(`/${name}/${entry}`),
-  )?.[1];
+  const outputs = result.metafile.outputs;
+  const entryPath = Object.keys(outputs).find((out) => out.endsWith(`/${name}/${entry}`));
+  const entryOutput = entryPath === undefined ? undefined : outputs[entryPath];
+  const loaded = new Set<string>();
+  const load = (out: string): void => {
+    if (loaded.has(out) || outputs[out] === undefined) return;
+    loaded.add(out);
+    for (const i of outputs[out].imports) if (i.kind === "import-statement" && !i.external) load(i.path);
+  };
+  if (entryPath !== undefined) load(entryPath);
   return {
     name,
     file: path.join(dir, entry),
@@ -51,6 +63,7 @@ export async function bundleFunction(name: FunctionName, outdir: string): Promis
     chunks: code.filter((f) => f !== entry),
     inputs: Object.keys(result.metafile.inputs),
     entryInputs: Object.keys(entryOutput?.inputs ?? {}),
+    importInputs: [...new Set([...loaded].flatMap((out) => Object.keys(outputs[out]!.inputs)))],
   };
 }
 

@@ -58,12 +58,13 @@ describe("function bundles (esbuild, as deployed)", () => {
     expect(logs.inputs.some((i) => heavy[0]!.test(i))).toBe(true);
   });
 
-  it.each(["status", "logs", "download"] as const)(
-    "%s: the entry module holds neither the Kubernetes client, gRPC nor the AWS SDK; they load with the first request",
+  it.each(["status", "logs", "download", "health-probe"] as const)(
+    "%s: importing it loads neither the Kubernetes client, gRPC nor the AWS SDK (entry or chunk); they load with the first request",
     (name) => {
       const bundle = bundles.find((b) => b.name === name)!;
       const lazy = [/node_modules\/@kubernetes\//, /node_modules\/@connectrpc\//, /node_modules\/@aws-sdk\//];
-      for (const pattern of lazy) expect(bundle.entryInputs.filter((i) => pattern.test(i))).toEqual([]);
+      for (const pattern of lazy) expect(bundle.importInputs.filter((i) => pattern.test(i))).toEqual([]);
+      expect(bundle.importInputs).toEqual(expect.arrayContaining(bundle.entryInputs));
       // The control: the function does carry the Kubernetes client and the SDK, in its chunks.
       for (const pattern of [lazy[0]!, lazy[2]!])
         expect(bundle.inputs.some((i) => pattern.test(i))).toBe(true);
