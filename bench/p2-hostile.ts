@@ -5,11 +5,11 @@
  * redaction). Per shape the median of 21 repetitions, taken in rounds over all the shapes; `worst_ms` and `median_ms` are the
  * larger of the two ways. The breakdown per way goes to stderr; the row keeps the contract's keys.
  */
-import { performance } from "node:perf_hooks";
 import { redactText } from "../lib/redact/index.ts";
 import { classifyLine } from "../lib/runtime-logs/classify.ts";
 import { loadCorpus } from "./corpus.ts";
-import { median, round } from "./support/stats.ts";
+import { timeInRounds } from "./support/rounds.ts";
+import { round } from "./support/stats.ts";
 
 export const id = "P2";
 
@@ -19,33 +19,6 @@ export const id = "P2";
  * of them, not a run of consecutive ones, and the median of 21 passes over it.
  */
 const REPEATS = 21;
-
-interface Way {
-  worst: number;
-  worstCase: string;
-  median: number;
-}
-
-function time(lines: ReadonlyArray<{ name: string; line: string }>, once: (line: string) => void): Way {
-  const samples: number[][] = lines.map(() => []);
-  for (let r = 0; r < REPEATS; r++) {
-    lines.forEach((l, i) => {
-      const t = performance.now();
-      once(l.line);
-      samples[i]!.push(performance.now() - t);
-    });
-  }
-  const perShape = samples.map((times) => median(times));
-  let worst = 0;
-  let worstCase = "";
-  perShape.forEach((m, i) => {
-    if (m > worst) {
-      worst = m;
-      worstCase = lines[i]!.name;
-    }
-  });
-  return { worst, worstCase, median: median(perShape) };
-}
 
 export async function run(): Promise<Record<string, unknown>> {
   const corpus = await loadCorpus();
@@ -63,8 +36,8 @@ export async function run(): Promise<Record<string, unknown>> {
       perLine(l.line);
     }
   }
-  const chain = time(lines, redactOnly);
-  const path = time(lines, perLine);
+  const chain = timeInRounds(lines, redactOnly, REPEATS);
+  const path = timeInRounds(lines, perLine, REPEATS);
   const detail = {
     redact_worst_ms: round(chain.worst, 3),
     redact_worst_case: chain.worstCase,

@@ -4,9 +4,9 @@
  * path), escaped key characters (the escape decoder), and flags repeated thousands of times. Timed
  * as P2 times the chain: per shape the median of 21 repetitions taken in rounds over all shapes.
  */
-import { performance } from "node:perf_hooks";
 import { redactText } from "../lib/redact/index.ts";
-import { median, round } from "./support/stats.ts";
+import { timeInRounds } from "./support/rounds.ts";
+import { round } from "./support/stats.ts";
 
 export const id = "PH";
 
@@ -31,24 +31,12 @@ export async function run(): Promise<Record<string, unknown>> {
     line: unit.repeat(Math.ceil(32_768 / unit.length)).slice(0, 32_768),
   }));
   for (let i = 0; i < 3; i++) for (const s of shapes) redactText(s.line);
-  const samples: number[][] = shapes.map(() => []);
-  for (let r = 0; r < REPEATS; r++) {
-    shapes.forEach((s, i) => {
-      const t = performance.now();
-      redactText(s.line);
-      samples[i]!.push(performance.now() - t);
-    });
-  }
-  const perShape = samples.map((times) => median(times));
-  let worst = 0;
-  perShape.forEach((m, i) => {
-    if (m > perShape[worst]!) worst = i;
-  });
+  const timed = timeInRounds(shapes, (line) => redactText(line), REPEATS);
   return {
     bench: "PH hostile floods 32KiB",
-    worst_ms: round(perShape[worst]!, 3),
-    worst_case: shapes[worst]!.name,
-    median_ms: round(median(perShape), 3),
-    cases: Object.fromEntries(shapes.map((s, i) => [s.name, round(perShape[i]!, 3)])),
+    worst_ms: round(timed.worst, 3),
+    worst_case: timed.worstCase,
+    median_ms: round(timed.median, 3),
+    cases: Object.fromEntries(shapes.map((s, i) => [s.name, round(timed.perShape[i]!, 3)])),
   };
 }
