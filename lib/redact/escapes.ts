@@ -5,7 +5,8 @@
  * reads as that character in the shadow, so the words and keys of the rules see through it. Other
  * escaped characters stay as written: the grammar reads escaped quotes and separators itself.
  */
-import { type Shadow, utf16Text } from "./shadow.ts";
+import { scratchUnits, utf16Text } from "./scan.ts";
+import type { Shadow } from "./shadow.ts";
 
 /** The trigger words of an escape that may stand for a key character (rule.ts: `.` is any). */
 export const ESCAPE_WORDS = ["\\u00", "%2", "%4", "%5", "%6", "%7", "&#"];
@@ -86,18 +87,18 @@ function escapeAt(t: string, i: number): number {
 const ESCAPE_HINT = /[\\%&](?=[uU]00[0-9a-fA-F]|(?:25)?[2-7][0-9a-fA-F]|#[xX]?[0-9])/g;
 
 /**
- * Memory reused from call to call (grown to the next power of two, kept up to 1 Mi characters):
- * fresh typed arrays of a long line's size on every call are external memory, whose pressure alone
- * sets off full collections. The maps returned live in it until the next call, which the one
- * synchronous `redact` that asked for them never makes.
+ * The maps of the last decoding, in memory reused from call to call (grown to the next power of
+ * two, kept up to 1 Mi characters): fresh typed arrays of a long line's size on every call are
+ * external memory, whose pressure alone sets off full collections. A decoding's maps live until the
+ * next call, which the one synchronous `redact` that asked for them never makes.
  */
-let scratch = { units: new Uint16Array(1024), from: new Int32Array(1024), to: new Int32Array(1024) };
+let maps = { from: new Int32Array(1024), to: new Int32Array(1024) };
 
-function scratchFor(n: number): typeof scratch {
-  if (n <= scratch.units.length) return scratch;
+function mapsFor(n: number): typeof maps {
+  if (n <= maps.from.length) return maps;
   const size = 2 ** Math.ceil(Math.log2(n));
-  const grown = { units: new Uint16Array(size), from: new Int32Array(size), to: new Int32Array(size) };
-  if (size <= 1 << 20) scratch = grown;
+  const grown = { from: new Int32Array(size), to: new Int32Array(size) };
+  if (size <= 1 << 20) maps = grown;
   return grown;
 }
 
@@ -119,7 +120,8 @@ export function decodeKeyEscapes(shadow: Shadow): Shadow | null {
   while (t.charCodeAt(first) === /* backslash */ 92 && t.charCodeAt(first - 1) === 92) first--;
   while (first < n && !(opensEscape(t.charCodeAt(first)) && escapeAt(t, first) >= 0)) first++;
   if (first >= n) return null;
-  const { units, from, to } = scratchFor(n);
+  const units = scratchUnits(n);
+  const { from, to } = mapsFor(n);
   let o = 0;
   for (let i = 0; i < first; i++, o++) {
     units[o] = t.charCodeAt(i);

@@ -21,8 +21,8 @@ import { pem } from "./rules/pem.ts";
 import { providerTokens } from "./rules/provider-tokens.ts";
 import { query } from "./rules/query.ts";
 import { userinfo } from "./rules/userinfo.ts";
-import { currentLedger, manySpans, startLedger } from "./scan.ts";
-import { isAscii, neutralizeInvisible, type Shadow, shadowOf, utf16Text } from "./shadow.ts";
+import { currentLedger, manySpans, scratchUnits, startLedger, utf16Text } from "./scan.ts";
+import { isAscii, neutralizeInvisible, type Shadow, shadowOf } from "./shadow.ts";
 import { compileTriggers } from "./triggers.ts";
 
 export type { EventTextHints } from "./event-text.ts";
@@ -204,11 +204,9 @@ function originalSpans(shadow: Shadow): Int32Array {
   return spans;
 }
 
-let assembleUnits: Uint16Array = new Uint16Array(1024);
-
 /**
  * `assemble` for many spans over a mapped shadow (text with foldable characters): the output copied
- * unit by unit into reused memory, instead of joining a piece per span (two-byte pieces join slowly).
+ * unit by unit into scratch memory, instead of joining a piece per span (two-byte pieces join slowly).
  */
 function assembleByUnits(
   original: string,
@@ -217,28 +215,20 @@ function assembleByUnits(
   values: readonly string[],
 ): string {
   const { at } = currentLedger();
+  const spans = originalSpans(shadow);
   let size = original.length;
   for (let li = 0; li < at.length; li++) size += placeholderText(masked.charCodeAt(at[li]!), values).length;
-  if (size > assembleUnits.length) {
-    const grown = new Uint16Array(2 ** Math.ceil(Math.log2(size)));
-    if (grown.length <= 1 << 20) assembleUnits = grown;
-    return fill(grown);
+  const units = scratchUnits(size);
+  let o = 0;
+  let pos = 0;
+  for (let li = 0; li < at.length; li++) {
+    for (const from = spans[2 * li]!; pos < from; pos++) units[o++] = original.charCodeAt(pos);
+    const text = placeholderText(masked.charCodeAt(at[li]!), values);
+    for (let k = 0; k < text.length; k++) units[o++] = text.charCodeAt(k);
+    if (spans[2 * li + 1]! > pos) pos = spans[2 * li + 1]!;
   }
-  return fill(assembleUnits);
-
-  function fill(units: Uint16Array): string {
-    const spans = originalSpans(shadow);
-    let o = 0;
-    let pos = 0;
-    for (let li = 0; li < at.length; li++) {
-      for (const from = spans[2 * li]!; pos < from; pos++) units[o++] = original.charCodeAt(pos);
-      const text = placeholderText(masked.charCodeAt(at[li]!), values);
-      for (let k = 0; k < text.length; k++) units[o++] = text.charCodeAt(k);
-      if (spans[2 * li + 1]! > pos) pos = spans[2 * li + 1]!;
-    }
-    for (; pos < original.length; pos++) units[o++] = original.charCodeAt(pos);
-    return utf16Text(units.subarray(0, o));
-  }
+  for (; pos < original.length; pos++) units[o++] = original.charCodeAt(pos);
+  return utf16Text(units.subarray(0, o));
 }
 
 /** Redact one string that leaves the service (messages, fields, reasons). */

@@ -221,6 +221,24 @@ const codeScratch = { scratch: new Scratch() };
 const unitScratch = { scratch: new Scratch() };
 
 /**
+ * Scratch UTF-16 units with room for `count`, for building one string at a time: each builder (the
+ * shadow, the escape decoder, `assemble`, `splice`) makes its string (`utf16Text`) before it returns,
+ * so none holds the memory while another takes it.
+ */
+export function scratchUnits(count: number): Uint16Array {
+  return take(unitScratch, 2 * count).units;
+}
+
+const BIG_ENDIAN_UTF16 = LITTLE_ENDIAN ? null : new TextDecoder("utf-16be");
+
+/** UTF-16 units as a string, copied natively (Buffer's copy where the platform is little-endian). */
+export function utf16Text(units: Uint16Array): string {
+  return BIG_ENDIAN_UTF16 === null
+    ? Buffer.from(units.buffer, units.byteOffset, units.length * 2).toString("utf16le")
+    : BIG_ENDIAN_UTF16.decode(units);
+}
+
+/**
  * `s` as one code per UTF-16 unit, followed by two zero codes, in scratch memory that the next call
  * reuses (the array returned runs on past them): ASCII as itself, a placeholder as `mark`, any
  * other character as `other`. Text known to be ASCII is copied natively; other text natively as

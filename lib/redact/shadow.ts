@@ -5,6 +5,7 @@
  * index map leads each shadow character back to the original character it came from, so a span
  * masked on the shadow masks the corresponding span of the original.
  */
+import { scratchUnits, utf16Text } from "./scan.ts";
 
 /**
  * Invisible characters: every format character (`Cf`: zero-width space and joiners, soft hyphen,
@@ -39,25 +40,6 @@ export interface Shadow {
   invisible: boolean;
 }
 
-/**
- * UTF-16 code units as a string, copied natively. Typed arrays hold the platform's byte order:
- * little-endian almost everywhere, where Buffer's copy is the fastest.
- */
-const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
-const BIG_ENDIAN_UTF16 = LITTLE_ENDIAN ? null : new TextDecoder("utf-16be");
-export const utf16Text = (units: Uint16Array): string =>
-  BIG_ENDIAN_UTF16 === null
-    ? Buffer.from(units.buffer, units.byteOffset, units.length * 2).toString("utf16le")
-    : BIG_ENDIAN_UTF16.decode(units);
-
-/** Scratch for the shadow's units, reused from call to call. */
-let shadowUnits: Uint16Array = new Uint16Array(1024);
-const grown = (units: Uint16Array, need: number): Uint16Array => {
-  const next = new Uint16Array(2 ** Math.ceil(Math.log2(need)));
-  next.set(units);
-  return next;
-};
-
 /** Per-character folds by code point, remembered: a hostile line repeats a few characters many times. */
 const FOLDS = new Map<number, string>();
 const MAX_FOLDS = 4096;
@@ -88,13 +70,12 @@ export function shadowOf(s: string, ascii = isAscii(s)): Shadow {
   const invisible = holdsInvisible(s);
   if (!invisible && allStable(s)) return { text: s, start: null, end: null, invisible };
   // Worst case a character folds to a few more (ligatures, squared words): grow on demand. The
-  // shadow's units go to reused memory and become one string at the end (a piece per run or per
+  // shadow's units go to scratch memory and become one string at the end (a piece per run or per
   // character costs more to join than the folding itself on a line of thousands).
   let cap = s.length + 16;
   let start = new Int32Array(cap);
   let end = new Int32Array(cap);
-  if (cap > shadowUnits.length) shadowUnits = grown(shadowUnits, cap);
-  let units = shadowUnits;
+  let units = scratchUnits(cap);
   let n = 0;
   for (let i = 0; i < s.length; ) {
     const c = s.charCodeAt(i);
@@ -119,7 +100,11 @@ export function shadowOf(s: string, ascii = isAscii(s)): Shadow {
       e2.set(end.subarray(0, n));
       start = s2;
       end = e2;
-      if (cap > units.length) units = shadowUnits = grown(units, cap);
+      if (cap > units.length) {
+        const more = scratchUnits(cap);
+        more.set(units.subarray(0, n));
+        units = more;
+      }
     }
     for (let k = 0; k < f.length; k++) {
       units[n] = f.charCodeAt(k);
