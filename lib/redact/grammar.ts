@@ -159,10 +159,17 @@ function closingQuote(s: string, i: number, q: number, k: number): number {
 }
 
 /**
- * After a key ending at `ke`: the value it names, in any of the grammar's forms, or null.
+ * After a key from `ks` to `ke`: the value it names, in any of the grammar's forms, or null; after a
+ * URL parameter's key, an unquoted value ends with the parameter.
  * `flag`: the key is a command-line flag (`--db-pass v`); whitespace separates it from its value.
  */
 export function valueAfterKey(s: string, ks: number, ke: number, flag: boolean): ValueSpan | null {
+  const value = valueInForm(s, ks, ke, flag);
+  if (value !== null) endAtParameter(s, ks, value);
+  return value;
+}
+
+function valueInForm(s: string, ks: number, ke: number, flag: boolean): ValueSpan | null {
   const n = s.length;
   const closed = skipKeyClose(s, ke);
   let j = skipBlanks(s, closed);
@@ -224,7 +231,7 @@ function skipValueOpen(s: string, j: number): number {
  * A key right after `?`, `&`, `;` or `#` is a URL parameter: its unquoted value ends where the
  * parameter does (at `&`, `;` or `#`), so the next parameter is neither masked nor taken with it.
  */
-export function endAtParameter(s: string, ks: number, value: ValueSpan): void {
+function endAtParameter(s: string, ks: number, value: ValueSpan): void {
   const c = s.charCodeAt(ks - 1);
   if (value.quoted || !(c === /* ? */ 63 || c === /* & */ 38 || c === /* ; */ 59 || c === /* # */ 35)) return;
   for (let i = value.start; i < value.end; i++) {

@@ -3,10 +3,9 @@
  * pages and restart records use: `hmac-sha256:v1:{keyId}:{hex}` = HMAC-SHA-256 over the canonical
  * JSON `["runtime-logs.identity.v1", kind, namespaceId, value]`. Without a key it fails closed.
  */
-
 import { hmacOf } from "../hmac.ts";
 import type { IdentityKey } from "../runtime-logs/types.ts";
-import { endAtParameter, valueAfterKey } from "./grammar.ts";
+import { valueAfterKey } from "./grammar.ts";
 import { PROTECTED_BASE, PROTECTED_MAX } from "./marks.ts";
 import { isAlnum, isKeyChar, isOneMark, splice } from "./scan.ts";
 
@@ -63,7 +62,6 @@ export function protectIdentities(s: string, ctx: IdentityContext | null, values
     const before = s.charCodeAt(ks - 1);
     if (isAlnum(before) || before === /* _ */ 95 || isKeyChar(s.charCodeAt(ke))) continue;
     const value = valueAfterKey(s, ks, ke, before === /* - */ 45);
-    if (value !== null) endAtParameter(s, ks, value);
     if (value === null || value.end <= value.start || isOneMark(s, value.start, value.end)) continue;
     if (values.length > PROTECTED_MAX - PROTECTED_BASE) break;
     const kind: PseudonymKind = m[0].toLowerCase().startsWith("sender") ? "actor" : "session";

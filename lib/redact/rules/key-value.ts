@@ -4,7 +4,7 @@
  * name/value attributes, SQL (`PASSWORD '…'`, `IDENTIFIED BY '…'`), flags (`--db-pass v`) and env
  * names with any affix or case (`DB_PASS`, `PGPASSWORD`, `authKey`, `encryptionKey`).
  */
-import { endAtParameter, quoteWordLength, valueAfterKey, valueAt, wordAt } from "../grammar.ts";
+import { quoteWordLength, valueAfterKey, valueAt, wordAt } from "../grammar.ts";
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
 import { isKeyChar, isOneMark, skipBlanks, splice } from "../scan.ts";
@@ -143,7 +143,6 @@ function keyValueRule(s: string): string {
       if (value !== null && !isSecretKey(s.slice(ks, ke))) value = null;
     }
     if (value === null || value.end <= value.start) continue;
-    endAtParameter(s, ks, value);
     if (isOneMark(s, value.start, value.end)) continue;
     spans.push(value.start, value.end);
     reps.push(M["key-value"]);
