@@ -28,6 +28,7 @@ import {
   BEFORE_ALL,
   effectiveKeys,
   frontierKey,
+  futureEntry,
   futureHash,
   futureMemory,
   hasFrontier,
@@ -807,7 +808,7 @@ function nextState(x: NextStateInput): CursorState {
       const h = lineHash(signing, line.raw);
       const n = known.get(h) ?? 0;
       if (n > 0) known.set(h, n - 1);
-      else future.push(`${h}.${keyToMillis(line.key).toString(36)}`);
+      else future.push(futureEntry(h, line.key));
     }
   }
   // Only a page whose latest line is beyond the far-future key has far-future lines to look for.
@@ -815,7 +816,7 @@ function nextState(x: NextStateInput): CursorState {
   for (let q = 0; q <= lastItem && !replaced && anyFuture; q++) {
     const line = lines[take[q]!]!;
     if (x.futureKey !== null && line.key !== null && line.key > x.futureKey)
-      future.push(`${lineHash(signing, line.raw)}.${keyToMillis(line.key).toString(36)}`);
+      future.push(futureEntry(lineHash(signing, line.raw), line.key));
   }
   // Untimed lines left after the last one accounted, and pending ones this page could not settle.
   // Hashes of another key cannot be carried; a stream replaced (or gone) ends with its own gap.

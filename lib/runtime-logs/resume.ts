@@ -8,6 +8,7 @@
  */
 import { frontierTime, lineHash } from "./cursor.ts";
 import type { RawLine } from "./lines.ts";
+import { keyToMillis } from "./time.ts";
 import type { CursorState, SecretKey } from "./types.ts";
 
 /** Effective key of the group before every timed line (leading untimed lines). */
@@ -387,6 +388,9 @@ export function rememberedFuture(state: CursorState | null): string[] {
  * time decides which ones the cursor keeps (futureMemory).
  */
 export const futureHash = (entry: string): string => entry.slice(0, 16);
+
+/** The entry remembering a far-future line by its keyed hash and its key (a line time). */
+export const futureEntry = (hash: string, key: string): string => `${hash}.${keyToMillis(key).toString(36)}`;
 
 /** The time (ms) of a remembered far-future line; one without a time sorts as the farthest. */
 const futureAt = (entry: string): number =>

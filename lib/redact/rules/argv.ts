@@ -113,9 +113,7 @@ function argvRule(s: string): string {
   }
   if (found.length === 0) return s;
   // Several scans may find the same value: sort, keep the first of overlapping spans.
-  let sorted = true;
-  for (let k = 1; k < found.length && sorted; k++) sorted = found[k - 1]![0] <= found[k]![0];
-  if (!sorted) found.sort((a, b) => a[0] - b[0]);
+  found.sort((a, b) => a[0] - b[0]);
   const spans: number[] = [];
   const reps: string[] = [];
   let last = -1;
