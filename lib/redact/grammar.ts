@@ -5,7 +5,7 @@
  * unquoted one to the next whitespace; punctuation never ends it. Every scan here is linear and
  * bounded by the next whitespace or closing quote.
  */
-import { isAlnum, isSpace, skipBlanks, spaceFrom } from "./scan.ts";
+import { firstOfClass, isAlnum, isSpace, skipBlanks, spaceFrom } from "./scan.ts";
 
 const lower = (c: number): number => (c >= /* A */ 65 && c <= /* Z */ 90 ? c + 32 : c);
 
@@ -98,9 +98,10 @@ export interface ValueSpan {
 
 /**
  * The value starting at `i` (after the separator and blanks). A value that opens with a quote at
- * any depth runs to the matching close; otherwise to the next whitespace.
+ * any depth runs to the matching close; otherwise to the next whitespace, or as a URL parameter's
+ * (`param`) to the parameter's end.
  */
-export function valueAt(s: string, i: number): ValueSpan | null {
+export function valueAt(s: string, i: number, param = false): ValueSpan | null {
   const n = s.length;
   if (i >= n || isSpace(s.charCodeAt(i))) return null;
   // Backslashes before a quote give its escaping depth; the close has exactly as many.
@@ -122,8 +123,11 @@ export function valueAt(s: string, i: number): ValueSpan | null {
     const w = ENCODED_QUOTES.find((q) => wordAt(s, j, q));
     if (w !== undefined) return encodedValue(s, j + w.length, w);
   }
-  return { start: i, end: spaceFrom(s, i), quoted: false };
+  return { start: i, end: param ? parameterEnd(s, i) : spaceFrom(s, i), quoted: false };
 }
+
+/** Where a URL parameter's unquoted value ends: whitespace, `&`, `;` or `#`. */
+const parameterEnd = firstOfClass(/[\x00-\x20&;#]/g);
 
 function encodedValue(s: string, start: number, quote: string): ValueSpan | null {
   const close = indexOfWord(s, quote, start);
@@ -159,24 +163,22 @@ function closingQuote(s: string, i: number, q: number, k: number): number {
 }
 
 /**
- * After a key from `ks` to `ke`: the value it names, in any of the grammar's forms, or null; after a
- * URL parameter's key, an unquoted value ends with the parameter.
+ * After a key from `ks` to `ke`: the value it names, in any of the grammar's forms, or null. A key
+ * right after `?`, `&`, `;` or `#` is a URL parameter: its unquoted value ends where the parameter
+ * does (at `&`, `;` or `#`), so the next parameter is neither masked nor taken with it.
  * `flag`: the key is a command-line flag (`--db-pass v`); whitespace separates it from its value.
  */
 export function valueAfterKey(s: string, ks: number, ke: number, flag: boolean): ValueSpan | null {
-  const value = valueInForm(s, ks, ke, flag);
-  if (value !== null) endAtParameter(s, ks, value);
-  return value;
-}
-
-function valueInForm(s: string, ks: number, ke: number, flag: boolean): ValueSpan | null {
   const n = s.length;
+  const before = s.charCodeAt(ks - 1);
+  const param =
+    before === /* ? */ 63 || before === /* & */ 38 || before === /* ; */ 59 || before === /* # */ 35;
   const closed = skipKeyClose(s, ke);
   let j = skipBlanks(s, closed);
   const sep = separatorEnd(s, j);
   if (sep >= 0) {
     j = skipBlanks(s, sep);
-    return valueAt(s, skipValueOpen(s, j));
+    return valueAt(s, skipValueOpen(s, j), param);
   }
   // XML/HTML element: `<password>v</password>`, `<password type="x">v<`.
   if (s.charCodeAt(ks - 1) === /* < */ 60 && closed === ke) {
@@ -193,25 +195,25 @@ function valueInForm(s: string, ks: number, ke: number, flag: boolean): ValueSpa
   if (j > closed || closed > ke) {
     const c = s.charCodeAt(j);
     // SQL and prose: `PASSWORD 'v'`, `password "v"`.
-    if (j > closed && isQuote(c)) return valueAt(s, j);
+    if (j > closed && isQuote(c)) return valueAt(s, j, param);
     // A name/value pair: `name="password" value="v"`, `{"name":"DB_PASS","value":"v"}`.
     if (closed > ke) {
       let v = j;
       if (s.charCodeAt(v) === /* , */ 44) v = skipBlanks(s, v + 1);
       // A quoted flag in a list, its value the next item: `["--db-pass", "v"]`, `['--token', 'v']`.
       if (flag && v > j) {
-        const item = valueAt(s, v);
+        const item = valueAt(s, v, param);
         if (item?.quoted && s.charCodeAt(item.start) !== /* - */ 45) return item;
       }
       v = skipKeyClose(s, v);
       if (wordAt(s, v, "value") && !isAlnum(s.charCodeAt(v + 5))) {
         const after = skipBlanks(s, skipKeyClose(s, v + 5));
         const sep2 = separatorEnd(s, after);
-        if (sep2 >= 0) return valueAt(s, skipValueOpen(s, skipBlanks(s, sep2)));
+        if (sep2 >= 0) return valueAt(s, skipValueOpen(s, skipBlanks(s, sep2)), param);
       }
     }
     // A flag and its value: `--db-pass v` (a following flag is not a value).
-    if (flag && j > closed && c !== /* - */ 45) return valueAt(s, j);
+    if (flag && j > closed && c !== /* - */ 45) return valueAt(s, j, param);
   }
   return null;
 }
@@ -225,20 +227,4 @@ function skipValueOpen(s: string, j: number): number {
   )
     return j + 1;
   return j;
-}
-
-/**
- * A key right after `?`, `&`, `;` or `#` is a URL parameter: its unquoted value ends where the
- * parameter does (at `&`, `;` or `#`), so the next parameter is neither masked nor taken with it.
- */
-function endAtParameter(s: string, ks: number, value: ValueSpan): void {
-  const c = s.charCodeAt(ks - 1);
-  if (value.quoted || !(c === /* ? */ 63 || c === /* & */ 38 || c === /* ; */ 59 || c === /* # */ 35)) return;
-  for (let i = value.start; i < value.end; i++) {
-    const d = s.charCodeAt(i);
-    if (d === /* & */ 38 || d === /* ; */ 59 || d === /* # */ 35) {
-      value.end = i;
-      return;
-    }
-  }
 }

@@ -129,8 +129,35 @@ export function wordEnd(s: string, i: number): number {
   return spaceFrom(s, i);
 }
 
+/**
+ * A native search for the first character of a class at or after `i` (or the end), remembering
+ * the last run it crossed: the keys inside one long value (`keyboard=keyboard=…`) each ask where
+ * the value ends, and without the memory each would scan the rest of the line again (quadratic).
+ * The memory is of one text: `===` on the same string object compares no characters; another
+ * text replaces it (an equal text in another object is compared once, then kept instead).
+ */
+export function firstOfClass(re: RegExp): (s: string, i: number) => number {
+  let text = "";
+  let from = 0;
+  let end = 0;
+  return (s, i) => {
+    if (i >= from && i <= end && s === text) {
+      // Equal text in another string object compares its characters: keep this object, so the
+      // next call compares none.
+      text = s;
+      return end;
+    }
+    re.lastIndex = i;
+    const found = re.test(s) ? re.lastIndex - 1 : s.length;
+    text = s;
+    from = i;
+    end = found;
+    return found;
+  };
+}
+
 /** Whitespace as `isSpace` has it, searched natively. */
-const SPACE_G = /[\x00-\x20]/g;
+const nextSpace = firstOfClass(/[\x00-\x20]/g);
 
 /**
  * Index of the first whitespace at or after `i` (or the end): a few characters looked at here,
@@ -140,9 +167,7 @@ const SPACE_G = /[\x00-\x20]/g;
 export function spaceFrom(s: string, i: number): number {
   const n = s.length;
   for (const stop = Math.min(n, i + 16); i < stop; i++) if (isSpace(s.charCodeAt(i))) return i;
-  if (i >= n) return n;
-  SPACE_G.lastIndex = i;
-  return SPACE_G.test(s) ? SPACE_G.lastIndex - 1 : n;
+  return i >= n ? n : nextSpace(s, i);
 }
 
 export function skipBlanks(s: string, i: number): number {
