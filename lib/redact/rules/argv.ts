@@ -57,8 +57,10 @@ function argvRule(s: string): string {
     let v = USER_FLAGS.lastIndex;
     v = s.charCodeAt(v) === /* = */ 61 ? v + 1 : skipBlanks(s, v);
     const end = wordEnd(s, v);
-    const colon = s.indexOf(":", v);
-    if (colon > v && colon < end - 1) USER_FLAGS.lastIndex = add(v, end);
+    // `user:password`: a colon inside the word (not searched past it: `-u a -u a …` has none).
+    let colon = v + 1;
+    while (colon < end - 1 && s.charCodeAt(colon) !== /* : */ 58) colon++;
+    if (colon < end - 1) USER_FLAGS.lastIndex = add(v, end);
   }
   const commands = COMMANDS.test(s);
   const mysql = commands && (s.includes("mysql") || s.includes("mariadb")) ? MYSQL.exec(s) : null;
