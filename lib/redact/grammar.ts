@@ -98,8 +98,8 @@ export interface ValueSpan {
 
 /**
  * The value starting at `i` (after the separator and blanks). A value that opens with a quote at
- * any depth runs to the matching close; otherwise to the next whitespace, or as a URL parameter's
- * (`param`) to the parameter's end.
+ * any depth runs to the matching close, and on if its word does (`'ab'cd`); otherwise to the end of
+ * its shell word (`wordEnd`), or as a URL parameter's (`param`) to the parameter's end.
  */
 export function valueAt(s: string, i: number, param = false): ValueSpan | null {
   const n = s.length;
@@ -109,31 +109,39 @@ export function valueAt(s: string, i: number, param = false): ValueSpan | null {
   while (j < n && s.charCodeAt(j) === /* backslash */ 92 && j - i < 16) j++;
   const k = j - i;
   const c = s.charCodeAt(j);
+  let start = -1;
+  let close = -1;
   if (isQuote(c)) {
-    const start = j + 1;
-    const close = closingQuote(s, start, c, k);
-    if (close === start) return null;
-    return { start, end: close < 0 ? n : close, quoted: true };
-  }
-  if (k > 0 && (c === /* u */ 117 || c === /* x */ 120)) {
-    const w = QUOTE_WORDS.find((q) => wordAt(s, j, q));
-    if (w !== undefined) return encodedValue(s, j + w.length, `\\${w}`);
-  }
-  if (k === 0 && (c === /* % */ 37 || c === /* & */ 38)) {
+    start = j + 1;
+    close = closingQuote(s, start, c, k);
+  } else if (k > 0 && (c === /* u */ 117 || c === /* x */ 120)) {
+    const w = quoteWordLength(s, j);
+    if (w > 0) {
+      start = j + w;
+      close = closingQuoteWord(s, start, s.slice(j, j + w).toLowerCase(), k);
+    }
+  } else if (k === 0 && (c === /* % */ 37 || c === /* & */ 38)) {
     const w = ENCODED_QUOTES.find((q) => wordAt(s, j, q));
-    if (w !== undefined) return encodedValue(s, j + w.length, w);
+    if (w !== undefined) {
+      start = j + w.length;
+      close = indexOfWord(s, w, start);
+    }
   }
-  return { start: i, end: param ? parameterEnd(s, i) : spaceFrom(s, i), quoted: false };
+  if (start < 0) {
+    // Unquoted, a value is a shell word: quoted segments and escaped spaces belong to it.
+    return { start: i, end: param ? parameterEnd(s, i) : wordEnd(s, i), quoted: false };
+  }
+  if (close < 0) return { start, end: n, quoted: true };
+  // A word that goes on past its closing quote is one shell word (`'ab'cd`, `'ab'"c d"`), as is
+  // SQL's doubled quote (`'it''s'`): the value is all of it, its opening quote too (masked again,
+  // an unbalanced quote would run to the end).
+  const after = pastQuote(s, close);
+  if (wordGoesOn(s, after)) return { start: i, end: wordEnd(s, after), quoted: true };
+  return close === start ? null : { start, end: close, quoted: true };
 }
 
 /** Where a URL parameter's unquoted value ends: whitespace, `&`, `;` or `#`. */
 const parameterEnd = firstOfClass(/[\x00-\x20&;#]/g);
-
-function encodedValue(s: string, start: number, quote: string): ValueSpan | null {
-  const close = indexOfWord(s, quote, start);
-  if (close === start) return null;
-  return { start, end: close < 0 ? s.length : close, quoted: true };
-}
 
 /** `indexOf` ignoring ASCII case; `word` in lower case. */
 function indexOfWord(s: string, word: string, from: number): number {
@@ -147,19 +155,108 @@ function indexOfWord(s: string, word: string, from: number): number {
 /**
  * Index of the close of a quote `q` opened with `k` backslashes, searching from `i`: the same quote
  * preceded by exactly `k` backslashes (for `k = 0`, by an even number: escaped quotes are content).
- * The index returned is where the backslashes start, so the value excludes them. -1 if none.
+ * The index returned is where the backslashes start, so a value ends there. -1 if none.
  */
-function closingQuote(s: string, i: number, q: number, k: number): number {
+export function closingQuote(s: string, i: number, q: number, k: number): number {
   const quote = String.fromCharCode(q);
   let at = s.indexOf(quote, i);
   while (at >= 0) {
-    let b = at;
-    while (b > i && s.charCodeAt(b - 1) === /* backslash */ 92) b--;
-    const run = at - b;
-    if (k === 0 ? run % 2 === 0 : run === k) return b;
+    const b = backslashesBefore(s, at, i);
+    if (k === 0 ? (at - b) % 2 === 0 : at - b === k) return b;
     at = s.indexOf(quote, at + 1);
   }
   return -1;
+}
+
+/** `closingQuote` for a quote written as an escape (`\\u0022` opened with `k` backslashes, `word` in lower case). */
+function closingQuoteWord(s: string, i: number, word: string, k: number): number {
+  for (let at = indexOfWord(s, word, i); at >= 0; at = indexOfWord(s, word, at + 1)) {
+    const b = backslashesBefore(s, at, i);
+    if (at - b === k) return b;
+  }
+  return -1;
+}
+
+/** Where the run of backslashes that ends at `at` starts (not before `from`). */
+function backslashesBefore(s: string, at: number, from: number): number {
+  let b = at;
+  while (b > from && s.charCodeAt(b - 1) === /* backslash */ 92) b--;
+  return b;
+}
+
+/** Index past the quote (a character, an escape or an encoding) whose close was found at `b`. */
+export function pastQuote(s: string, b: number): number {
+  while (s.charCodeAt(b) === /* backslash */ 92) b++;
+  const c = s.charCodeAt(b);
+  if (isQuote(c)) return b + 1;
+  const w = quoteWordLength(s, b) || (ENCODED_QUOTES.find((q) => wordAt(s, b, q))?.length ?? 0);
+  return b + Math.max(1, w);
+}
+
+/** Quotes and the backslash, searched natively: where a shell word's scan must look closer. */
+const nextQuoteOrEscape = firstOfClass(/["'`\\]/g);
+
+/**
+ * End of a shell word starting at `i`: the first whitespace neither quoted nor escaped. Quoted
+ * segments and backslash escapes belong to the word, so `'ab'"c d"ef`, `ab\\ cd` and SQL's doubled
+ * quote `'it''s'` are each one word; an unclosed quote runs to the end. Whether the word sits in
+ * text escaped again (JSON in JSON) cannot be told here, so the reading that takes more is taken:
+ * a quote after backslashes (`\\"`, `\\u0022`) opens a segment that closes at the same depth, and
+ * backslashes escape the character after them, whitespace too.
+ */
+export function wordEnd(s: string, i: number): number {
+  const n = s.length;
+  // Most words are short and plain: a few characters looked at here first.
+  for (const stop = Math.min(n, i + 16); i < stop; i++) {
+    const c = s.charCodeAt(i);
+    if (isSpace(c)) return i;
+    if (isQuote(c) || c === /* backslash */ 92) break;
+  }
+  if (i >= n) return n;
+  for (;;) {
+    const space = spaceFrom(s, i);
+    let q = i < n ? nextQuoteOrEscape(s, i) : n;
+    if (q >= space) return space;
+    const first = q;
+    while (s.charCodeAt(q) === /* backslash */ 92) q++;
+    const c = s.charCodeAt(q);
+    let close = -2;
+    if (isQuote(c)) close = closingQuote(s, q + 1, c, q - first);
+    else if (q > first && (c === /* u */ 117 || c === /* x */ 120)) {
+      const w = quoteWordLength(s, q);
+      if (w > 0) close = closingQuoteWord(s, q + w, s.slice(q, q + w).toLowerCase(), q - first);
+    }
+    if (close === -1) return n;
+    i = close >= 0 ? pastQuote(s, close) : q + 1;
+    if (i >= n) return n;
+  }
+}
+
+/** What closes a structure around a value: a word stops at it after a closing quote. */
+const STRUCTURE = new Uint8Array(128);
+for (const c of ",;&|)]}<>") STRUCTURE[c.charCodeAt(0)] = 1;
+
+/**
+ * Whether a word goes on at `i`, right after a closing quote (`'ab'cd`, `'ab'"cd"`, `'it''s'`):
+ * not at whitespace, the end, or the punctuation that closes a structure around the value
+ * (`,;&|)]}<>`, `/>`).
+ */
+export function wordGoesOn(s: string, i: number): boolean {
+  if (i >= s.length) return false;
+  const c = s.charCodeAt(i);
+  if (isSpace(c) || STRUCTURE[c] === 1) return false;
+  return !(c === /* slash */ 47 && s.charCodeAt(i + 1) === /* > */ 62);
+}
+
+/**
+ * Index past an optional quote (`"`, `'` or `\\"`) at `i`, with the quote's code and escaping depth
+ * (backslashes before it); code 0 when there is none.
+ */
+export function optionalQuote(s: string, i: number): [number, number, number] {
+  const c = s.charCodeAt(i);
+  if (c === /* " */ 34 || c === /* ' */ 39) return [i + 1, c, 0];
+  if (c === /* backslash */ 92 && s.charCodeAt(i + 1) === /* " */ 34) return [i + 2, 34, 1];
+  return [i, 0, 0];
 }
 
 /**
@@ -167,8 +264,15 @@ function closingQuote(s: string, i: number, q: number, k: number): number {
  * right after `?`, `&`, `;` or `#` is a URL parameter: its unquoted value ends where the parameter
  * does (at `&`, `;` or `#`), so the next parameter is neither masked nor taken with it.
  * `flag`: the key is a command-line flag (`--db-pass v`); whitespace separates it from its value.
+ * `secret`: judges the key once a value is there, before its end is looked for (null if it fails).
  */
-export function valueAfterKey(s: string, ks: number, ke: number, flag: boolean): ValueSpan | null {
+export function valueAfterKey(
+  s: string,
+  ks: number,
+  ke: number,
+  flag: boolean,
+  secret?: KeyJudge,
+): ValueSpan | null {
   const n = s.length;
   const before = s.charCodeAt(ks - 1);
   const param =
@@ -178,7 +282,7 @@ export function valueAfterKey(s: string, ks: number, ke: number, flag: boolean):
   const sep = separatorEnd(s, j);
   if (sep >= 0) {
     j = skipBlanks(s, sep);
-    return valueAt(s, skipValueOpen(s, j), param);
+    return judgedValueAt(s, skipValueOpen(s, j), param, secret, ks, ke);
   }
   // XML/HTML element: `<password>v</password>`, `<password type="x">v<`.
   if (s.charCodeAt(ks - 1) === /* < */ 60 && closed === ke) {
@@ -186,6 +290,7 @@ export function valueAfterKey(s: string, ks: number, ke: number, flag: boolean):
     const limit = Math.min(n, ke + 256);
     while (gt < limit && s.charCodeAt(gt) !== /* > */ 62 && s.charCodeAt(gt) !== /* < */ 60) gt++;
     if (s.charCodeAt(gt) === /* > */ 62 && s.charCodeAt(gt - 1) !== /* slash */ 47) {
+      if (secret !== undefined && !secret(s, ks, ke)) return null;
       const lt = s.indexOf("<", gt + 1);
       const end = lt < 0 ? n : lt;
       return end > gt + 1 ? { start: gt + 1, end, quoted: true } : null;
@@ -195,13 +300,13 @@ export function valueAfterKey(s: string, ks: number, ke: number, flag: boolean):
   if (j > closed || closed > ke) {
     const c = s.charCodeAt(j);
     // SQL and prose: `PASSWORD 'v'`, `password "v"`.
-    if (j > closed && isQuote(c)) return valueAt(s, j, param);
+    if (j > closed && isQuote(c)) return judgedValueAt(s, j, param, secret, ks, ke);
     // A name/value pair: `name="password" value="v"`, `{"name":"DB_PASS","value":"v"}`.
     if (closed > ke) {
       let v = j;
       if (s.charCodeAt(v) === /* , */ 44) v = skipBlanks(s, v + 1);
       // A quoted flag in a list, its value the next item: `["--db-pass", "v"]`, `['--token', 'v']`.
-      if (flag && v > j) {
+      if (flag && v > j && (secret === undefined || secret(s, ks, ke))) {
         const item = valueAt(s, v, param);
         if (item?.quoted && s.charCodeAt(item.start) !== /* - */ 45) return item;
       }
@@ -209,13 +314,33 @@ export function valueAfterKey(s: string, ks: number, ke: number, flag: boolean):
       if (wordAt(s, v, "value") && !isAlnum(s.charCodeAt(v + 5))) {
         const after = skipBlanks(s, skipKeyClose(s, v + 5));
         const sep2 = separatorEnd(s, after);
-        if (sep2 >= 0) return valueAt(s, skipValueOpen(s, skipBlanks(s, sep2)), param);
+        if (sep2 >= 0) return judgedValueAt(s, skipValueOpen(s, skipBlanks(s, sep2)), param, secret, ks, ke);
       }
     }
     // A flag and its value: `--db-pass v` (a following flag is not a value).
-    if (flag && j > closed && c !== /* - */ 45) return valueAt(s, j, param);
+    if (flag && j > closed && c !== /* - */ 45) return judgedValueAt(s, j, param, secret, ks, ke);
   }
   return null;
+}
+
+/** Whether the key from `ks` to `ke` of `s` names what the caller masks. */
+export type KeyJudge = (s: string, ks: number, ke: number) => boolean;
+
+/**
+ * `valueAt`, once the key is judged: where a value ends may be far (a shell word to the end of the
+ * line), and the keys inside the long value of a key that names no secret (`author='a'author='a'…`)
+ * would each find that end again.
+ */
+function judgedValueAt(
+  s: string,
+  at: number,
+  param: boolean,
+  secret: KeyJudge | undefined,
+  ks: number,
+  ke: number,
+): ValueSpan | null {
+  if (at >= s.length || isSpace(s.charCodeAt(at))) return null;
+  return secret === undefined || secret(s, ks, ke) ? valueAt(s, at, param) : null;
 }
 
 /** Skips a `{` or `[` only when a quote follows (`password: ["v"]`), so the quoted value is used. */

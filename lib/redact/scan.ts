@@ -118,17 +118,6 @@ export function isOneMark(s: string, a: number, b: number): boolean {
   return s.charCodeAt(b) !== c && s.charCodeAt(a - 1) !== c;
 }
 
-/** End of a word: first whitespace at/after `i`; a quoted word runs to its closing quote. */
-export function wordEnd(s: string, i: number): number {
-  const n = s.length;
-  const q = s.charCodeAt(i);
-  if (q === /* " */ 34 || q === /* ' */ 39) {
-    const close = s.indexOf(s[i]!, i + 1);
-    return close < 0 ? n : close + 1;
-  }
-  return spaceFrom(s, i);
-}
-
 /**
  * A native search for the first character of a class at or after `i` (or the end), remembering
  * the last run it crossed: the keys inside one long value (`keyboard=keyboard=…`) each ask where
@@ -177,26 +166,6 @@ export function skipBlanks(s: string, i: number): number {
     i++;
   }
   return i;
-}
-
-/** Index past an optional quote (`"`, `'` or `\"`) at `i`, with the quote found (or ""). */
-export function optionalQuote(s: string, i: number): [number, string] {
-  const c = s.charCodeAt(i);
-  if (c === /* " */ 34 || c === /* ' */ 39) return [i + 1, s[i]!];
-  if (c === /* backslash */ 92 && s.charCodeAt(i + 1) === /* " */ 34) return [i + 2, '\\"'];
-  return [i, ""];
-}
-
-/** Index of the closing quote of a value opened by `quote` at `v` (or -1). */
-export function closingQuote(s: string, v: number, quote: string): number {
-  if (quote === '\\"') return s.indexOf('\\"', v);
-  if (quote === "'") return s.indexOf("'", v);
-  for (let i = v; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === /* backslash */ 92) i++;
-    else if (c === /* " */ 34) return i;
-  }
-  return -1;
 }
 
 export function onlyPlaceholders(s: string, a: number, b: number): boolean {

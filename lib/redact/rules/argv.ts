@@ -3,9 +3,11 @@
  * `sshpass -p`, `vault login TOKEN`, `docker login -p`, `openssl -k`, `-passin pass:…`) while ordinary
  * flags survive (`mkdir -p`, `sort -u`).
  */
+
+import { wordEnd } from "../grammar.ts";
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
-import { isOneMark, isPlaceholder, isSpace, skipBlanks, splice, wordEnd } from "../scan.ts";
+import { isOneMark, isPlaceholder, isSpace, skipBlanks, splice } from "../scan.ts";
 
 const LONG_FLAGS = /--(?:password|passwd|token|api-key|apikey|with-token)(?=[= ]|$)/g;
 const USER_FLAGS = /(?:^|\s)(?:-u|--user)(?=[= ])/g;
@@ -44,8 +46,10 @@ function argvRule(s: string): string {
     if (c === /* - */ 45 || c === /* < */ 60 || c === /* | */ 124) return j;
     const end = wordEnd(s, v);
     if (isOneMark(s, v, end)) return end;
+    // A quoted word is masked inside its quotes; one that goes on past them (`'ab'cd`) whole.
     const q = s.charCodeAt(v);
-    if ((q === /* " */ 34 || q === /* ' */ 39) && end - 1 > v + 1) return add(v + 1, end - 1);
+    if ((q === /* " */ 34 || q === /* ' */ 39) && s.charCodeAt(end - 1) === q && end - 1 > v + 1)
+      return add(v + 1, end - 1);
     return end > v ? add(v, end) : j;
   };
   // No `includes("--")` first: searching a short word is slow where its first character is

@@ -1,9 +1,9 @@
 /** `bearer`, `basic`, `netrc`: credentials after an authentication scheme or a netrc `login`. */
 
-import { wordAt } from "../grammar.ts";
+import { wordAt, wordEnd } from "../grammar.ts";
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
-import { ALPHABET, isAlnum, MARK_CODE, skipBlanks, splice, textCodes, wordEnd } from "../scan.ts";
+import { ALPHABET, isAlnum, MARK_CODE, skipBlanks, splice, textCodes } from "../scan.ts";
 
 const BEARER = /\bbearer\s+/gi;
 const BASIC = /\bbasic\s+/gi;

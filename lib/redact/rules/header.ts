@@ -1,7 +1,9 @@
 /** `header`: values of credential-carrying HTTP headers, to the end of the line or closing quote. */
+
+import { closingQuote, optionalQuote, pastQuote, wordGoesOn } from "../grammar.ts";
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
-import { closingQuote, isAlnum, isOneMark, isSpace, optionalQuote, skipBlanks, splice } from "../scan.ts";
+import { isAlnum, isOneMark, isSpace, skipBlanks, splice } from "../scan.ts";
 
 const HEADER_NAMES = /(?:proxy-)?authorization|(?:set-)?cookie|x-api-key/gi;
 
@@ -21,12 +23,15 @@ function headerRule(s: string): string {
     const sep = s.charCodeAt(j);
     if (sep !== /* : */ 58 && sep !== /* = */ 61) continue;
     j = skipBlanks(s, j + 1);
-    const [v, quote] = optionalQuote(s, j);
+    let [v, quote, depth] = optionalQuote(s, j);
+    const close = quote === 0 ? -1 : closingQuote(s, v, quote, depth);
     let end: number;
-    if (quote !== "") {
-      const close = closingQuote(s, v, quote);
+    // Quoted, to the closing quote, unless the word goes on past it (`'ab'cd`): then as unquoted,
+    // its opening quote too.
+    if (quote !== 0 && (close < 0 || !wordGoesOn(s, pastQuote(s, close)))) {
       end = close < 0 ? s.length : close;
     } else {
+      v = j;
       const nl = s.indexOf("\n", v);
       end = nl < 0 ? s.length : nl;
     }

@@ -95,6 +95,12 @@ export function isSecretKey(key: string): boolean {
   return v;
 }
 
+/** `isSecretKey` of the key from `ks` to `ke`, without a copy when it is the one judged last. */
+function isSecretKeyAt(s: string, ks: number, ke: number): boolean {
+  if (ke - ks === lastKey.length && s.startsWith(lastKey, ks)) return lastVerdict;
+  return isSecretKey(s.slice(ks, ke));
+}
+
 function judgeKey(key: string): boolean {
   const low = key.toLowerCase();
   for (const part of SECRET_PARTS) if (low.includes(part)) return true;
@@ -138,9 +144,9 @@ function keyValueRule(s: string): string {
         if (v > by + 2) value = valueAt(s, v);
       }
     } else {
-      // The grammar first (cheap, and most mentions of a key word in prose have no value), then the key.
-      value = valueAfterKey(s, ks, ke, s.charCodeAt(ks) === /* - */ 45);
-      if (value !== null && !isSecretKey(s.slice(ks, ke))) value = null;
+      // The grammar finds where a value starts (most mentions of a key word in prose have none),
+      // then the key is judged, then where the value ends is looked for.
+      value = valueAfterKey(s, ks, ke, s.charCodeAt(ks) === /* - */ 45, isSecretKeyAt);
     }
     if (value === null || value.end <= value.start) continue;
     if (isOneMark(s, value.start, value.end)) continue;

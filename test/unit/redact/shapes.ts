@@ -85,6 +85,22 @@ const quotedValue = (quote: string) =>
       }),
     );
 
+/**
+ * A shell word of two or three pieces glued together: bare segments, single- and double-quoted
+ * runs that may hold spaces (double quotes with escaped quotes inside), and backslash-escaped
+ * spaces (`ab'c d'"e\\"f"`, `ab\\ cd`, SQL's doubled quote `'it''s'` among them).
+ */
+const shellWord = fc
+  .array(fc.tuple(fc.integer({ min: 0, max: 3 }), segment, segment), { minLength: 2, maxLength: 3 })
+  .map((pieces) => ({
+    text: pieces
+      .map(([how, a, b]) =>
+        how === 0 ? a : how === 1 ? `'${a} ${b}'` : how === 2 ? `"${a} \\"${b}"` : `${a}\\ ${b}`,
+      )
+      .join(""),
+    canaries: pieces.flatMap(([how, a, b]) => (how === 0 ? [a] : [a, b])),
+  }));
+
 /** Secret-named keys, as programs name them (env, camel, kebab, dotted, flags). */
 const KEY_NAMES = [
   "password",
@@ -158,12 +174,13 @@ const keyValueFragment: fc.Arbitrary<{ text: string; canaries: string[]; form: s
   .tuple(
     keyName,
     fc.constantFrom(...SEPARATORS),
-    fc.integer({ min: 0, max: 12 }),
+    fc.integer({ min: 0, max: 14 }),
     fc.constantFrom(...QUOTES),
     unquotedValue,
     fc.constantFrom(...QUOTES).chain((q) => quotedValue(q).map((v) => ({ q, v }))),
+    shellWord,
   )
-  .map(([k, sep, form, kq, uv, { q, v }]) => {
+  .map(([k, sep, form, kq, uv, { q, v }, sw]) => {
     const qv = `${q}${v.text}${q}`;
     switch (form) {
       case 0:
@@ -193,19 +210,28 @@ const keyValueFragment: fc.Arbitrary<{ text: string; canaries: string[]; form: s
           form: "json-name-value",
         };
       case 9:
+        // SQL writes a quote inside a string as two.
         return {
-          text: `ALTER USER app WITH PASSWORD '${v.text.replace(/'/g, "")}'`,
+          text: `ALTER USER app WITH PASSWORD '${v.text.replace(/'/g, "''")}'`,
           canaries: v.canaries,
           form: "sql",
         };
       case 10:
         return {
-          text: `CREATE USER app IDENTIFIED BY '${v.text.replace(/'/g, "")}'`,
+          text: `CREATE USER app IDENTIFIED BY '${v.text.replace(/'/g, "''")}'`,
           canaries: v.canaries,
           form: "sql",
         };
       case 11:
         return { text: `--${k.replace(/[._]/g, "-")} ${uv.text}`, canaries: uv.canaries, form: "flag" };
+      case 12:
+        return { text: `${k}${sep}${sw.text}`, canaries: sw.canaries, form: "shell-word" };
+      case 13:
+        return {
+          text: `--${k.replace(/[._]/g, "-")}=${sw.text}`,
+          canaries: sw.canaries,
+          form: "flag-shell-word",
+        };
       default:
         // A command line logged as a list: the flag's value is the next item.
         return {
