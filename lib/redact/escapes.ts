@@ -60,24 +60,35 @@ function escapeAt(t: string, i: number): number {
       code = hi * 16 + lo;
       end = j + 2;
     }
-  } else if (c === /* & */ 38 && t.charCodeAt(i + 1) === /* # */ 35) {
-    // `&#NN;` or `&#xNN;`, leading zeros allowed.
-    const x = t.charCodeAt(i + 2);
-    const hex = x === /* x */ 120 || x === /* X */ 88;
-    let j = hex ? i + 3 : i + 2;
-    let value = 0;
-    const start = j;
-    for (; j - start < 8; j++) {
-      const d = hex ? hexValue(t.charCodeAt(j)) : t.charCodeAt(j) - 48;
-      if (d < 0 || d > (hex ? 15 : 9)) break;
-      value = value * (hex ? 16 : 10) + d;
-    }
-    if (j > start && t.charCodeAt(j) === /* ; */ 59) {
-      code = value;
-      end = j + 1;
+  } else if (c === /* & */ 38) {
+    const ref = numericReference(t, i);
+    if (ref >= 0) {
+      code = ref >> 8;
+      end = i + (ref & 0xff);
     }
   }
   return end > i && isKeyCode(code) ? (code << 8) | (end - i) : -1;
+}
+
+/**
+ * The HTML numeric character reference at `i` (`&#97;`, `&#x61;`, leading zeros allowed, the `;`
+ * optional as browsers read it: the digits run as far as they go) as `code << 8 | length`, or -1.
+ */
+export function numericReference(t: string, i: number): number {
+  if (t.charCodeAt(i) !== /* & */ 38 || t.charCodeAt(i + 1) !== /* # */ 35) return -1;
+  const x = t.charCodeAt(i + 2);
+  const hex = x === /* x */ 120 || x === /* X */ 88;
+  let j = hex ? i + 3 : i + 2;
+  let value = 0;
+  const start = j;
+  for (; j - start < 8; j++) {
+    const d = hex ? hexValue(t.charCodeAt(j)) : t.charCodeAt(j) - 48;
+    if (d < 0 || d > (hex ? 15 : 9)) break;
+    value = value * (hex ? 16 : 10) + d;
+  }
+  if (j === start || value > 0x10ffff) return -1;
+  if (t.charCodeAt(j) === /* ; */ 59) j++;
+  return (value << 8) | (j - i);
 }
 
 /**

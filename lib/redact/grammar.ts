@@ -5,6 +5,7 @@
  * unquoted one to the next whitespace; punctuation never ends it. Every scan here is linear and
  * bounded by the next whitespace or closing quote.
  */
+import { numericReference } from "./escapes.ts";
 import { firstOfClass, isAlnum, isSpace, skipBlanks, spaceFrom } from "./scan.ts";
 
 const lower = (c: number): number => (c >= /* A */ 65 && c <= /* Z */ 90 ? c + 32 : c);
@@ -59,8 +60,8 @@ export function skipKeyClose(s: string, i: number): number {
   return i;
 }
 
-/** `=` and `:` as HTML character references. */
-const ENTITY_SEPARATORS = ["&#61;", "&#x3d;", "&#58;", "&#x3a;", "&equals;", "&colon;"];
+/** `=` and `:` as named HTML character references (numeric ones are read by `numericReference`). */
+const ENTITY_SEPARATORS = ["&equals;", "&colon;"];
 
 /** Index past a separator at `i` (`=`, `:`, `:=`, `=>`, `->`, `==`, or `=`/`:` encoded), or -1. */
 export function separatorEnd(s: string, i: number): number {
@@ -76,6 +77,8 @@ export function separatorEnd(s: string, i: number): number {
   }
   if (c === /* backslash */ 92) return escapedSeparatorEnd(s, i);
   if (c === /* & */ 38) {
+    const ref = numericReference(s, i);
+    if (ref >> 8 === /* = */ 61 || ref >> 8 === /* : */ 58) return i + (ref & 0xff);
     const w = ENTITY_SEPARATORS.find((e) => wordAt(s, i, e));
     if (w !== undefined) return i + w.length;
   }
@@ -273,7 +276,6 @@ export function valueAfterKey(
   flag: boolean,
   secret?: KeyJudge,
 ): ValueSpan | null {
-  const n = s.length;
   const before = s.charCodeAt(ks - 1);
   const param =
     before === /* ? */ 63 || before === /* & */ 38 || before === /* ; */ 59 || before === /* # */ 35;
@@ -285,18 +287,7 @@ export function valueAfterKey(
     return judgedValueAt(s, skipValueOpen(s, j), param, secret, ks, ke);
   }
   // XML/HTML element: `<password>v</password>`, `<password type="x">v<`.
-  if (s.charCodeAt(ks - 1) === /* < */ 60 && closed === ke) {
-    let gt = ke;
-    const limit = Math.min(n, ke + 256);
-    while (gt < limit && s.charCodeAt(gt) !== /* > */ 62 && s.charCodeAt(gt) !== /* < */ 60) gt++;
-    if (s.charCodeAt(gt) === /* > */ 62 && s.charCodeAt(gt - 1) !== /* slash */ 47) {
-      if (secret !== undefined && !secret(s, ks, ke)) return null;
-      const lt = s.indexOf("<", gt + 1);
-      const end = lt < 0 ? n : lt;
-      return end > gt + 1 ? { start: gt + 1, end, quoted: true } : null;
-    }
-    return null;
-  }
+  if (s.charCodeAt(ks - 1) === /* < */ 60 && closed === ke) return elementText(s, ke, secret, ks, ke);
   if (j > closed || closed > ke) {
     const c = s.charCodeAt(j);
     // SQL and prose: `PASSWORD 'v'`, `password "v"`.
@@ -316,11 +307,52 @@ export function valueAfterKey(
         const sep2 = separatorEnd(s, after);
         if (sep2 >= 0) return judgedValueAt(s, skipValueOpen(s, skipBlanks(s, sep2)), param, secret, ks, ke);
       }
+      // An element named by an attribute, its text the value: `<entry key="db.password">v</entry>`.
+      if (isAttributeValue(s, ks)) return elementText(s, j, secret, ks, ke);
     }
     // A flag and its value: `--db-pass v` (a following flag is not a value).
     if (flag && j > closed && c !== /* - */ 45) return judgedValueAt(s, j, param, secret, ks, ke);
   }
   return null;
+}
+
+/**
+ * The text of an element whose start tag goes on at `i` (`<password type="x">v<`): up to the next
+ * `<`, if the tag closes within 256 characters and is not empty (`/>`).
+ */
+function elementText(
+  s: string,
+  i: number,
+  secret: KeyJudge | undefined,
+  ks: number,
+  ke: number,
+): ValueSpan | null {
+  let gt = i;
+  const limit = Math.min(s.length, i + 256);
+  while (gt < limit && s.charCodeAt(gt) !== /* > */ 62 && s.charCodeAt(gt) !== /* < */ 60) gt++;
+  if (s.charCodeAt(gt) !== /* > */ 62 || s.charCodeAt(gt - 1) === /* slash */ 47) return null;
+  if (secret !== undefined && !secret(s, ks, ke)) return null;
+  const lt = s.indexOf("<", gt + 1);
+  const end = lt < 0 ? s.length : lt;
+  return end > gt + 1 ? { start: gt + 1, end, quoted: true } : null;
+}
+
+const ANY_QUOTE_WORD = [...QUOTE_WORDS, ...ENCODED_QUOTES];
+
+/** Whether the quoted key at `ks` is an attribute's value (`key="…"`, `name=\\"…`, `key=\\u0022…`). */
+function isAttributeValue(s: string, ks: number): boolean {
+  let b = ks;
+  while (b > ks - 32) {
+    const c = s.charCodeAt(b - 1);
+    if (isQuote(c) || c === /* backslash */ 92) {
+      b--;
+      continue;
+    }
+    const w = ANY_QUOTE_WORD.find((q) => b >= q.length && wordAt(s, b - q.length, q));
+    if (w === undefined) break;
+    b -= w.length;
+  }
+  return b < ks && s.charCodeAt(b - 1) === /* = */ 61;
 }
 
 /** Whether the key from `ks` to `ke` of `s` names what the caller masks. */

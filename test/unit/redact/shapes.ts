@@ -166,6 +166,10 @@ const SEPARATORS = [
   "&#61;",
   "&#x3A;",
   "&equals;",
+  // Leading zeros, and no `;` where a letter follows (browsers read both).
+  "&#0061;",
+  "&#x003a;",
+  "&#61",
 ];
 const QUOTES = ['"', "'", "`"];
 
@@ -174,7 +178,7 @@ const keyValueFragment: fc.Arbitrary<{ text: string; canaries: string[]; form: s
   .tuple(
     keyName,
     fc.constantFrom(...SEPARATORS),
-    fc.integer({ min: 0, max: 14 }),
+    fc.integer({ min: 0, max: 15 }),
     fc.constantFrom(...QUOTES),
     unquotedValue,
     fc.constantFrom(...QUOTES).chain((q) => quotedValue(q).map((v) => ({ q, v }))),
@@ -226,6 +230,12 @@ const keyValueFragment: fc.Arbitrary<{ text: string; canaries: string[]; form: s
         return { text: `--${k.replace(/[._]/g, "-")} ${uv.text}`, canaries: uv.canaries, form: "flag" };
       case 12:
         return { text: `${k}${sep}${sw.text}`, canaries: sw.canaries, form: "shell-word" };
+      case 14:
+        return {
+          text: `<entry key="${k}" type="string">${v.text.replace(/[<]/g, "")}</entry>`,
+          canaries: v.canaries,
+          form: "xml-attribute-named",
+        };
       case 13:
         return {
           text: `--${k.replace(/[._]/g, "-")}=${sw.text}`,
@@ -269,12 +279,13 @@ export const fullwidth = (s: string): string =>
 
 /**
  * One letter, digit, `_`, `-` or `.` written as an escape another layer would decode: JSON/JS
- * `\u0061`, percent-encoded once or twice, an HTML character reference (decimal or hex).
+ * `\u0061`, percent-encoded once or twice, an HTML character reference (decimal or hex, with
+ * or without leading zeros).
  */
 export const escapeKeyChar = (c: string, how: number): string => {
   const code = c.charCodeAt(0);
   const hex = code.toString(16).padStart(2, "0");
-  switch (how % 5) {
+  switch (how % 7) {
     case 0:
       return `\\u00${hex}`;
     case 1:
@@ -283,8 +294,12 @@ export const escapeKeyChar = (c: string, how: number): string => {
       return `%25${hex}`;
     case 3:
       return `&#${code};`;
-    default:
+    case 4:
       return `&#x${hex};`;
+    case 5:
+      return `&#00${code};`;
+    default:
+      return `&#X00${hex.toUpperCase()};`;
   }
 };
 
