@@ -63,9 +63,19 @@ export function skipKeyClose(s: string, i: number): number {
 /** `=` and `:` as named HTML character references (numeric ones are read by `numericReference`). */
 const ENTITY_SEPARATORS = ["&equals;", "&colon;"];
 
-/** Index past a separator at `i` (`=`, `:`, `:=`, `=>`, `->`, `==`, or `=`/`:` encoded), or -1. */
+/**
+ * Separators NFKC leaves as they are but a reader takes for `:`, `=` or `->`: arrows (`→`, `⇒`,
+ * `⟶`, `⟹`), ratio and modifier colons (`∶`, `꞉`, `ː`), colon-equals (`≔`).
+ */
+const LOOKALIKE_SEPARATORS = new Set([0x2192, 0x21d2, 0x27f6, 0x27f9, 0x2236, 0xa789, 0x02d0, 0x2254]);
+
+/**
+ * Index past a separator at `i` (`=`, `:`, `:=`, `=>`, `->`, `==`, `=`/`:` encoded, or a
+ * lookalike), or -1.
+ */
 export function separatorEnd(s: string, i: number): number {
   const c = s.charCodeAt(i);
+  if (c > 0x7f) return LOOKALIKE_SEPARATORS.has(c) ? i + 1 : -1;
   const d = s.charCodeAt(i + 1);
   if (c === /* : */ 58) return d === /* = */ 61 ? i + 2 : i + 1;
   if (c === /* = */ 61) return d === /* > */ 62 || d === /* = */ 61 ? i + 2 : i + 1;

@@ -170,6 +170,11 @@ const SEPARATORS = [
   "&#0061;",
   "&#x003a;",
   "&#61",
+  // Lookalikes NFKC does not fold.
+  " → ",
+  "⇒",
+  "∶",
+  "≔ ",
 ];
 const QUOTES = ['"', "'", "`"];
 
