@@ -66,9 +66,12 @@ export const TRIGGERS = compileTriggers([...RULES, IDENTITY_WORDS, ESCAPES]);
 const F_IDENTITY = 1 << RULES.length;
 const F_ESCAPES = 1 << (RULES.length + 1);
 
-/** Run the rules whose triggers `f` found, in order. */
+/** Run the rules whose triggers `f` found, in order (and those a marker may trigger: `joinsMarks`). */
 export function redactChain(s: string, f: number): string {
-  for (let k = 0; k < RULES.length; k++) if (f & (1 << k)) s = RULES[k]!.apply(s);
+  for (let k = 0; k < RULES.length; k++) {
+    const rule = RULES[k]!;
+    if (f & (1 << k) || (rule.joinsMarks === true && currentLedger().at.length > 0)) s = rule.apply(s);
+  }
   return s;
 }
 

@@ -15,6 +15,11 @@ export interface Rule {
   readonly prefixes?: readonly string[];
   /** Also triggered by a run of ≥ 40 characters of the base64 or base64url alphabet. */
   readonly longRun?: boolean;
+  /**
+   * Also runs wherever the text holds a marker by its turn: a marker joins the runs around it
+   * (markers shield nothing), so it may complete a run no trigger saw.
+   */
+  readonly joinsMarks?: boolean;
   /** The text with every match replaced by one marker. */
   apply(s: string): string;
 }

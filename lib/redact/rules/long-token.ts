@@ -111,7 +111,10 @@ function longTokenRule(s: string): string {
 
 export const longToken: Rule = {
   name: "long-token",
+  // Markers join runs: those already in the text are found by their words, those earlier rules
+  // put there by `joinsMarks`.
   words: ["[redacted:", "hmac-sha256:"],
   longRun: true,
+  joinsMarks: true,
   apply: longTokenRule,
 };

@@ -500,19 +500,33 @@ export const identityShape: fc.Arbitrary<Shape> = fc
     };
   });
 
-/** Markers and pseudonyms shield nothing: a secret glued to one is still masked. */
-export const markerShape: fc.Arbitrary<Shape> = fc
-  .tuple(
-    keyName,
-    fc.constantFrom("[redacted:pem]", "[redacted:key-value]", `hmac-sha256:v1:k1:${"ab".repeat(32)}`),
-    segment,
-    fc.boolean(),
-  )
-  .map(([k, marker, s, after]) => ({
+const MARKERS = ["[redacted:pem]", "[redacted:key-value]", `hmac-sha256:v1:k1:${"ab".repeat(32)}`];
+
+/**
+ * Markers and pseudonyms shield nothing: a secret glued to one is still masked, and a random token
+ * cut in two by one, or by what a rule masks (each half shorter than a long token), is still one.
+ */
+export const markerShape: fc.Arbitrary<Shape> = fc.oneof(
+  fc.tuple(keyName, fc.constantFrom(...MARKERS), segment, fc.boolean()).map(([k, marker, s, after]) => ({
     text: after ? `${k}=${marker}${s}` : `${k}=${s}${marker}`,
     canaries: [s],
     family: "marker-shield",
-  }));
+  })),
+  fc
+    .tuple(
+      // A marker in the input, or one an earlier rule puts there (a PEM block).
+      fc.constantFrom(...MARKERS.slice(0, 2), "-----BEGIN PRIVATE KEY-----MIIBVQ-----END PRIVATE KEY-----"),
+      fc.array(segment, { minLength: 3, maxLength: 4 }),
+      fc.integer({ min: 1, max: 2 }),
+    )
+    // With the marker for one character, a run of at least 40: a long token.
+    .filter(([, parts]) => parts.join("").length >= 39)
+    .map(([marker, parts, cut]) => ({
+      text: `id ${parts.slice(0, cut + 1).join("")}${marker}${parts.slice(cut + 1).join("")} ok`,
+      canaries: parts,
+      family: "marker-split-token",
+    })),
+);
 
 /** Any of the above. */
 export const anyShape: fc.Arbitrary<Shape> = fc.oneof(
