@@ -21,7 +21,7 @@ import { pem } from "./rules/pem.ts";
 import { providerTokens } from "./rules/provider-tokens.ts";
 import { query } from "./rules/query.ts";
 import { userinfo } from "./rules/userinfo.ts";
-import { currentLedger, manySpans, scratchUnits, startLedger, utf16Text } from "./scan.ts";
+import { currentLedger, manySpans, marksTouchRuns, scratchUnits, startLedger, utf16Text } from "./scan.ts";
 import { isAscii, neutralizeInvisible, type Shadow, shadowOf } from "./shadow.ts";
 import { compileTriggers } from "./triggers.ts";
 
@@ -70,7 +70,7 @@ const F_ESCAPES = 1 << (RULES.length + 1);
 export function redactChain(s: string, f: number): string {
   for (let k = 0; k < RULES.length; k++) {
     const rule = RULES[k]!;
-    if (f & (1 << k) || (rule.joinsMarks === true && currentLedger().at.length > 0)) s = rule.apply(s);
+    if (f & (1 << k) || (rule.joinsMarks === true && marksTouchRuns(s))) s = rule.apply(s);
   }
   return s;
 }

@@ -184,6 +184,16 @@ for (let c = 0; c < 128; c++) {
 }
 
 /**
+ * Whether a placeholder of the ledger in `s` touches a character of either alphabet (or another
+ * placeholder): only then can it join or complete a run (`joinsMarks`).
+ */
+export function marksTouchRuns(s: string): boolean {
+  const inRun = (c: number): boolean => (c < 128 ? ALPHABET[c] !== 0 : isPlaceholder(c));
+  for (const at of ledger.at) if (inRun(s.charCodeAt(at - 1)) || inRun(s.charCodeAt(at + 1))) return true;
+  return false;
+}
+
+/**
  * Scratch memory reused from call to call: grown to the next power of two that fits, and kept
  * while no larger than 4 MiB (a larger need gets memory of its own each time). A need that outgrew
  * the kept memory by a little must not allocate (and zero) fresh memory on every call.
