@@ -13,6 +13,7 @@ import { protectExisting } from "./protect.ts";
 import type { Rule } from "./rule.ts";
 import { argv } from "./rules/argv.ts";
 import { authSchemes } from "./rules/auth-schemes.ts";
+import { connectStrings } from "./rules/connect-strings.ts";
 import { header } from "./rules/header.ts";
 import { jwt } from "./rules/jwt.ts";
 import { keyValue } from "./rules/key-value.ts";
@@ -50,6 +51,7 @@ export const RULES: readonly Rule[] = [
   authSchemes,
   jwt,
   userinfo,
+  connectStrings,
   providerTokens,
   keyValue,
   query,

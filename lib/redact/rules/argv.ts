@@ -1,7 +1,7 @@
 /**
- * `argv`: command-line secrets (`--password v`, `-u user:pass`, `mysql -pSECRET`, `redis-cli -a`,
- * `sshpass -p`, `vault login TOKEN`, `docker login -p`, `openssl -k`, `-passin pass:…`) while ordinary
- * flags survive (`mkdir -p`, `sort -u`).
+ * `argv`: command-line secrets (`--password v`, `-u user:pass`, `curl -U`, `mysql -pSECRET`,
+ * `redis-cli -a`, `sshpass -p`, `vault login TOKEN`, `docker login -p`, `openssl -k`,
+ * `-passin pass:…`) while ordinary flags survive (`mkdir -p`, `sort -u`).
  */
 
 import { wordEnd } from "../grammar.ts";
@@ -10,7 +10,8 @@ import type { Rule } from "../rule.ts";
 import { isOneMark, isPlaceholder, isSpace, skipBlanks, splice } from "../scan.ts";
 
 const LONG_FLAGS = /--(?:password|passwd|token|api-key|apikey|with-token)(?=[= ]|$)/g;
-const USER_FLAGS = /(?:^|\s)(?:-u|--user)(?=[= ])/g;
+/** curl's credentials, `user:password`: `-u`/`--user`, and `-U`/`--proxy-user` for its proxy. */
+const USER_FLAGS = /(?:^|\s)(?:-u|--user|-U|--proxy-user)(?=[= ])/g;
 const MYSQL = /\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b/;
 const MYSQL_P = /(?:^|\s)-p/g;
 const REDIS = /\bredis-cli\b/;

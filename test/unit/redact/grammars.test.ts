@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { pseudonymize, redact, redactText } from "../../../lib/redact/index.ts";
 import { holdsProviderPrefix } from "../../../lib/redact/rules/provider-tokens.ts";
 import {
+  commandShape,
   identityShape,
   keyValueShape,
   leaks,
@@ -48,6 +49,9 @@ describe("§3a grammars (generated)", () => {
   });
   it("markers and pseudonyms shield nothing", () => {
     masksAll(markerShape, 200);
+  });
+  it("command lines and connect strings: the tools' flags, Oracle's user/password@, proxies without a scheme", () => {
+    masksAll(commandShape, 600);
   });
 });
 

@@ -27,6 +27,11 @@ const SURVIVES = [
   "task-runner started with sk-learn",
   "GET /docs/%41PI%2Fv2%20guide 200 at 50% load",
   '["mysqld", "--password", "--verbose"]',
+  "dial tcp 10.0.0.1:5432: connect: connection refused",
+  "failed to connect to db/5432, retrying",
+  "NO_PROXY=localhost,.svc.cluster.local",
+  "sqlplus / as sysdba",
+  "proxy: passing request to upstream",
 ];
 
 /** [line, the visible part that a reader could mistake for a secret] */
@@ -69,6 +74,11 @@ const RESIDUE: Array<[string, string, string]> = [
   [
     "a value on the line after its key (lines are redacted one by one)",
     '"password":\n"Sup3rS3cret"',
+    "Sup3rS3cret",
+  ],
+  [
+    "a YAML block value escaped into one line: its text follows an escaped newline",
+    "config: password: >-\\n  Sup3rS3cret",
     "Sup3rS3cret",
   ],
 ];

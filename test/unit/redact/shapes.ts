@@ -528,6 +528,48 @@ export const markerShape: fc.Arbitrary<Shape> = fc.oneof(
     })),
 );
 
+/**
+ * Secrets on command lines and in connect strings, in the tools' own forms: shell-quoted with a
+ * space or plain, Oracle passwords double-quoted or plain.
+ */
+export const commandShape: fc.Arbitrary<Shape> = fc
+  .tuple(fc.nat(), segment, segment, segment, fc.boolean())
+  .map(([pick, u, p1, p2, quoted]) => {
+    const user = u.toLowerCase();
+    const shell = quoted ? `'${p1} ${p2}'` : p1;
+    const oracle = quoted ? `"${p1} ${p2}"` : p1;
+    const forms = [
+      `curl -u ${user}:${shell} https://api.example.com`,
+      `curl --user=${user}:${shell} https://api.example.com`,
+      `curl --proxy-user ${user}:${shell} -x proxy:3128 https://api.example.com`,
+      `curl -U ${user}:${shell} https://api.example.com`,
+      `mysql -u root -p${shell} app`,
+      `mysqldump --password=${shell} app`,
+      `redis-cli -h cache -a ${shell} PING`,
+      `sshpass -p ${shell} ssh deploy@host`,
+      `docker login -u ci -p ${shell} registry.example`,
+      `openssl enc -aes256 -k ${shell} -in x`,
+      `openssl pkcs12 -passin pass:${shell} -in x.p12`,
+      `keytool -list -storepass ${shell}`,
+      `vault login ${shell}`,
+      `sqlplus ${user}/${oracle}@//db.internal:1521/svc`,
+      `sqlplus -s ${user}/${oracle}@orcl as sysdba`,
+      `expdp ${user}/${oracle}@orcl directory=dp dumpfile=x.dmp`,
+      `rman target ${user}/${oracle}@orcl`,
+      `sqlldr userid=${user}/${oracle}@orcl control=load.ctl`,
+      `SQL> connect ${user}/${oracle}@orcl`,
+      `url=jdbc:oracle:thin:${user}/${oracle}@//db:1521/svc`,
+      `HTTPS_PROXY=${user}:${shell}@proxy.internal:3128`,
+      `curl --proxy ${user}:${p1}@proxy:8080 https://api.example.com`,
+    ];
+    const form = pick % forms.length;
+    return {
+      text: `INFO exec: ${forms[form]!}`,
+      canaries: quoted && form !== forms.length - 1 ? [p1, p2] : [p1],
+      family: `command/${form}`,
+    };
+  });
+
 /** Any of the above. */
 export const anyShape: fc.Arbitrary<Shape> = fc.oneof(
   { weight: 5, arbitrary: keyValueShape },
@@ -535,6 +577,7 @@ export const anyShape: fc.Arbitrary<Shape> = fc.oneof(
   { weight: 3, arbitrary: providerShape },
   { weight: 1, arbitrary: identityShape },
   { weight: 1, arbitrary: markerShape },
+  { weight: 2, arbitrary: commandShape },
 );
 
 /** Output text with the CLI-style escapes of invisible characters taken out, for canary search. */

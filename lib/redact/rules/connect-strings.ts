@@ -1,0 +1,125 @@
+/**
+ * `connect-strings`: credentials in connect strings that are not `scheme://` URLs, masked as
+ * `userinfo`. Oracle's `user/password@service` after `jdbc:oracle:<driver>:`, after Oracle's tools
+ * (`sqlplus`, `sqlldr`, `expdp`, `impdp`, `rman`, `dgmgrl`) up to the end of the command, after
+ * `userid=` and after SQL*Plus's `CONNECT`; and a proxy given without a scheme
+ * (`HTTPS_PROXY=user:password@proxy:3128`, `--proxy user:password@proxy`), whose userinfo runs to
+ * the last `@` of the word, as a URL's does.
+ */
+import { wordAt, wordEnd } from "../grammar.ts";
+import { M } from "../marks.ts";
+import type { Rule } from "../rule.ts";
+import { isOneMark, isSpace, skipBlanks, splice } from "../scan.ts";
+
+/** Where an Oracle credential may follow: a JDBC URL, `userid=`, `CONNECT`/`CONN`, or a tool. */
+const ORACLE =
+  /jdbc:oracle:[a-z0-9]+:|\buserid=|\bconn(?:ect)?[ \t]+|\b(sqlplus|sqlldr|expdp|impdp|rman|dgmgrl)\b/gi;
+/** A key that names a proxy, and its separator: `=`, `:` or, after a flag, whitespace. */
+const PROXY = /proxy["']?(?:[ \t]*[=:][ \t]*|(?<=-proxy)[ \t]+)["']?/gi;
+/** Where a shell command ends. */
+const COMMAND_END = /[;&|\n]/g;
+
+const isUserChar = (c: number): boolean =>
+  (c >= /* 0 */ 48 && c <= /* 9 */ 57) ||
+  (c >= /* A */ 65 && c <= /* Z */ 90) ||
+  (c >= /* a */ 97 && c <= /* z */ 122) ||
+  c === /* _ */ 95 ||
+  c === /* $ */ 36 ||
+  c === /* # */ 35 ||
+  c === /* . */ 46;
+
+/**
+ * The password of `user/password[@service]` starting at `i` (the user bare or double-quoted; the
+ * password double-quoted, or up to the last `@` of the word), as `[start, end)`, or null.
+ */
+function oraclePassword(s: string, i: number): [number, number] | null {
+  let j = i;
+  if (s.charCodeAt(j) === /* " */ 34) {
+    const close = s.indexOf('"', j + 1);
+    if (close < 0) return null;
+    j = close + 1;
+  } else {
+    while (j < s.length && isUserChar(s.charCodeAt(j))) j++;
+  }
+  if (j === i || s.charCodeAt(j) !== /* slash */ 47) return null;
+  const start = j + 1;
+  const end = wordEnd(s, start);
+  let stop = end;
+  if (s.charCodeAt(start) === /* " */ 34) {
+    const close = s.indexOf('"', start + 1);
+    stop = close < 0 ? end : close + 1;
+  } else {
+    const at = lastAt(s, start, end);
+    if (at >= 0) stop = at;
+  }
+  return stop > start && !isOneMark(s, start, stop) ? [start, stop] : null;
+}
+
+/** The last `@` in `[from, to)`, or -1 (searched forward: nothing before `from` is read). */
+function lastAt(s: string, from: number, to: number): number {
+  let at = -1;
+  for (let i = from; i < to; i++) if (s.charCodeAt(i) === /* @ */ 64) at = i;
+  return at;
+}
+
+function connectStringsRule(s: string): string {
+  const found: Array<[number, number]> = [];
+  ORACLE.lastIndex = 0;
+  for (let m = ORACLE.exec(s); m !== null; m = ORACLE.exec(s)) {
+    if (m[1] === undefined) {
+      const span = oraclePassword(s, ORACLE.lastIndex);
+      if (span !== null) {
+        found.push(span);
+        ORACLE.lastIndex = span[1];
+      }
+      continue;
+    }
+    // A tool: every `user/password` among its words, up to the end of the command.
+    COMMAND_END.lastIndex = ORACLE.lastIndex;
+    const stop = COMMAND_END.test(s) ? COMMAND_END.lastIndex - 1 : s.length;
+    let i = skipBlanks(s, ORACLE.lastIndex);
+    while (i < stop) {
+      const end = Math.min(wordEnd(s, i), stop);
+      const span = oraclePassword(s, wordAt(s, i, "userid=") ? i + 7 : i);
+      if (span !== null && span[1] <= stop) found.push(span);
+      i = skipBlanks(s, Math.max(end, i + 1));
+    }
+    ORACLE.lastIndex = Math.max(ORACLE.lastIndex, stop);
+  }
+  PROXY.lastIndex = 0;
+  /** The next `://` at or after the value looked at (values come in order). */
+  let scheme = -1;
+  for (let m = PROXY.exec(s); m !== null; m = PROXY.exec(s)) {
+    const v = PROXY.lastIndex;
+    if (v >= s.length || isSpace(s.charCodeAt(v))) continue;
+    const end = wordEnd(s, v);
+    // The rest of the word is this value's (a proxy key inside it is not read again).
+    PROXY.lastIndex = end;
+    if (scheme < v) {
+      const next = s.indexOf("://", v);
+      scheme = next < 0 ? s.length : next;
+    }
+    // With a scheme, the userinfo rule reads it.
+    if (scheme < end) continue;
+    const at = lastAt(s, v, end);
+    if (at > v && !isOneMark(s, v, at)) found.push([v, at]);
+  }
+  if (found.length === 0) return s;
+  found.sort((a, b) => a[0] - b[0]);
+  const spans: number[] = [];
+  const reps: string[] = [];
+  let last = -1;
+  for (const [a, b] of found) {
+    if (a < last) continue;
+    spans.push(a, b);
+    reps.push(M.userinfo);
+    last = b;
+  }
+  return splice(s, spans, reps);
+}
+
+export const connectStrings: Rule = {
+  name: "connect-strings",
+  words: ["oracle:", "userid=", "conn", "sqlplus", "sqlldr", "expdp", "impdp", "rman", "dgmgrl", "proxy"],
+  apply: connectStringsRule,
+};
