@@ -358,6 +358,8 @@ function isAttributeValue(s: string, ks: number): boolean {
       b--;
       continue;
     }
+    // Every quote word ends in `2`, `7`, `0` or `;`.
+    if (c !== /* 2 */ 50 && c !== /* 7 */ 55 && c !== /* 0 */ 48 && c !== /* ; */ 59) break;
     const w = ANY_QUOTE_WORD.find((q) => b >= q.length && wordAt(s, b - q.length, q));
     if (w === undefined) break;
     b -= w.length;
