@@ -37,6 +37,18 @@ const PIECES = [
   ...["://", "@", "?", "&", "#", ";", ",", ".", "_", "-", "--", "0", "a", "x"],
   ...["-u ", "-p", "mysql", "redis-cli", "login", "vault", "openssl", "pass:", "Bearer ", "Basic "],
   ...["-----", "BEGIN ", "eyJ", "https://", "AKIA", "ghp_", "sk-", "\u200b", "ｔ", "é"],
+  ...[
+    "proxy=",
+    "sqlplus ",
+    "conn ",
+    "userid=",
+    "jdbc:oracle:thin:",
+    "\\ ",
+    "''",
+    '<entry key="',
+    "&#0061",
+    "→",
+  ],
 ];
 const GENERATED = 400;
 const LINE = 32_768;
