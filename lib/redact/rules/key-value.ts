@@ -102,7 +102,8 @@ function isSecretKeyAt(s: string, ks: number, ke: number): boolean {
 }
 
 function judgeKey(key: string): boolean {
-  const low = key.toLowerCase();
+  // Words of a two-word key join as one (`api key` → `api_key`).
+  const low = key.toLowerCase().replaceAll(" ", "_");
   for (const part of SECRET_PARTS) if (low.includes(part)) return true;
   return (
     endsWithPart(key, low, "pass", true) ||
@@ -112,10 +113,19 @@ function judgeKey(key: string): boolean {
   );
 }
 
+/** Words that make `<word> key` a secret's key. */
+const KEY_KINDS = new Set([
+  ...["api", "secret", "private", "access", "auth", "encryption", "signing", "master", "account"],
+  ...["shared", "client", "app", "license", "ssh", "session", "subscription", "service", "admin"],
+  ...["root", "deploy", "storage", "bot", "webhook", "consumer", "ingest", "write"],
+]);
+
 function keyValueRule(s: string): string {
   const spans: number[] = [];
   const reps: string[] = [];
   let floor = 0;
+  /** Where the last masked value ended: a two-word key does not reach back into it. */
+  let valueEnd = 0;
   CANDIDATES.lastIndex = 0;
   for (let m = CANDIDATES.exec(s); m !== null; m = CANDIDATES.exec(s)) {
     // The key around the candidate: looking back further than MAX_KEY only proves it too long.
@@ -131,6 +141,19 @@ function keyValueRule(s: string): string {
     let ke = CANDIDATES.lastIndex;
     // `password->v`: the arrow's `-` is not part of the key.
     if (s.charCodeAt(ke) === /* > */ 62 && s.charCodeAt(ke - 1) === /* - */ 45) ke--;
+    // A key of two words, `key` after a word that says what kind (`api key`, `"Private Key"`):
+    // read as one (`api_key`).
+    if (ke - ks === 3 && s.charCodeAt(ks - 1) === /* space */ 32 && wordAt(s, ks, "key")) {
+      let word = ks - 1;
+      const stop = Math.max(valueEnd, word - 16);
+      while (word > stop && isKeyChar(s.charCodeAt(word - 1))) word--;
+      if (
+        word >= stop &&
+        !isKeyChar(s.charCodeAt(word - 1)) &&
+        KEY_KINDS.has(s.slice(word, ks - 1).toLowerCase())
+      )
+        ks = word;
+    }
     CANDIDATES.lastIndex = ke;
     floor = ke;
     // No program names a key with hundreds of characters: a long run is a token, not a key.
@@ -154,6 +177,7 @@ function keyValueRule(s: string): string {
     reps.push(M["key-value"]);
     CANDIDATES.lastIndex = Math.max(value.end, ke);
     floor = CANDIDATES.lastIndex;
+    valueEnd = floor;
   }
   return splice(s, spans, reps);
 }

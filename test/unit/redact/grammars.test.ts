@@ -17,6 +17,7 @@ import {
   providerShape,
   type Shape,
   segment,
+  twoWordKeyShape,
   urlShape,
 } from "./shapes.ts";
 
@@ -49,6 +50,9 @@ describe("§3a grammars (generated)", () => {
   });
   it("markers and pseudonyms shield nothing", () => {
     masksAll(markerShape, 200);
+  });
+  it('keys of two words: `api key`, `"Private Key"`', () => {
+    masksAll(twoWordKeyShape, 300);
   });
   it("command lines and connect strings: the tools' flags, Oracle's user/password@, proxies without a scheme", () => {
     masksAll(commandShape, 600);

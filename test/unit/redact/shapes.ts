@@ -257,6 +257,28 @@ const keyValueFragment: fc.Arbitrary<{ text: string; canaries: string[]; form: s
     }
   });
 
+/** Keys of two words, `<kind> key` (`api key`, `"Private Key"`), bare or quoted, in any case. */
+export const twoWordKeyShape: fc.Arbitrary<Shape> = fc
+  .tuple(
+    fc.constantFrom("api", "secret", "private", "access", "encryption", "signing", "client", "ssh"),
+    fc.integer({ min: 0, max: 2 }),
+    fc.constantFrom(...SEPARATORS),
+    unquotedValue,
+    quotedValue('"'),
+    fc.integer({ min: 0, max: 2 }),
+  )
+  .map(([kind, mode, sep, uv, qv, form]) => {
+    const key = caseOf(`${kind} key`, mode);
+    const title = key.replace(/\b[a-z]/g, (c) => c.toUpperCase());
+    const [text, canaries] =
+      form === 0
+        ? [`${key}${sep}${uv.text}`, uv.canaries]
+        : form === 1
+          ? [`"${title}"${sep}"${qv.text}"`, qv.canaries]
+          : [`{"${key}": "${qv.text.replace(/["\\]/g, "'")}"}`, qv.canaries];
+    return { text: `config ${text}`, canaries, family: `two-word-key/${form}` };
+  });
+
 /** JSON-escape `s` `depth` times (as a string nested in JSON nested in JSON …), optionally as `\u0022`. */
 export function escapeDepth(s: string, depth: number, unicode: boolean): string {
   let out = s;
@@ -578,6 +600,7 @@ export const anyShape: fc.Arbitrary<Shape> = fc.oneof(
   { weight: 1, arbitrary: identityShape },
   { weight: 1, arbitrary: markerShape },
   { weight: 2, arbitrary: commandShape },
+  { weight: 1, arbitrary: twoWordKeyShape },
 );
 
 /** Output text with the CLI-style escapes of invisible characters taken out, for canary search. */
