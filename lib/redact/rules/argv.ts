@@ -26,10 +26,23 @@ const LOGIN_P = /\s-p(?= )/g;
 const OPENSSL = /\bopenssl\b/;
 const OPENSSL_K = /\s-k(?= )/g;
 const PASS_SOURCE = /\s-pass(?:in|out)?\s+pass:/g;
+/** MongoDB's shells and tools take `-p password`; SQL Server's take `-P password`. */
+const MONGO = /\bmongo(?:sh|dump|restore|export|import|stat|top)?\b/;
+const MONGO_P = /\s-p(?= )/g;
+const SQLCMD = /\b(?:sqlcmd|bcp|osql)\b/;
+const SQLCMD_P = /\s-P(?= )/g;
+/** RabbitMQ's `add_user NAME PASSWORD` and `change_password NAME PASSWORD`. */
+const RABBITMQ = /\brabbitmqctl\s+(?:add_user|change_password)\s+\S+\s+/g;
+/** Redis's `AUTH [user] password`: after `redis-cli`, or as MONITOR prints it (`"AUTH" "password"`). */
+const REDIS_AUTH = /\sAUTH[ \t]+/g;
+const MONITOR_AUTH = /"AUTH"[ \t]+/g;
+/** `echo v | … --password-stdin`: what is echoed into a login that reads its password from stdin. */
+const ECHO = /\b(?:echo|printf)[ \t]+(?:-[a-zA-Z]+[ \t]+)*/g;
 /** Where a shell command ends. */
 const COMMAND_END = /[;&|\n]/g;
 /** The commands named above, found in one native scan first: most text names none of them. */
-const COMMANDS = /mysql|mariadb|redis-cli|sshpass|vault|login|openssl/;
+const COMMANDS =
+  /mysql|mariadb|redis-cli|sshpass|vault|login|openssl|mongo|sqlcmd|bcp|osql|rabbitmqctl|AUTH|password-stdin/;
 
 function argvRule(s: string): string {
   const found: Array<[number, number]> = [];
@@ -87,20 +100,66 @@ function argvRule(s: string): string {
   }
   /**
    * After `command` appears, the value of each `flag` is a secret (`redis-cli -a`, `sshpass -p`), up
-   * to the end of that command (`;`, `&`, `|`): `docker login ok; mkdir -p /x` keeps `/x`.
+   * to the end of that command (`;`, `&`, `|`): `docker login ok; mkdir -p /x` keeps `/x`. `hint`:
+   * a word the command holds, looked for first.
    */
-  const flagValuesAfter = (word: string, command: RegExp, flag: RegExp): void => {
-    const at = commands && s.includes(word) ? command.exec(s) : null;
+  const flagValuesAfter = (command: RegExp, flag: RegExp, hint = ""): void => {
+    const at = commands && s.includes(hint) ? command.exec(s) : null;
     if (at === null) return;
     COMMAND_END.lastIndex = at.index;
     const stop = COMMAND_END.test(s) ? COMMAND_END.lastIndex : s.length;
     flag.lastIndex = at.index;
     while (flag.test(s) && flag.lastIndex < stop) flag.lastIndex = valueAfter(flag.lastIndex);
   };
-  flagValuesAfter("redis-cli", REDIS, REDIS_A);
-  flagValuesAfter("sshpass", SSHPASS, SSHPASS_P);
-  flagValuesAfter("login", LOGIN, LOGIN_P);
-  flagValuesAfter("openssl", OPENSSL, OPENSSL_K);
+  flagValuesAfter(REDIS, REDIS_A, "redis-cli");
+  flagValuesAfter(MONGO, MONGO_P, "mongo");
+  flagValuesAfter(SQLCMD, SQLCMD_P);
+  /**
+   * After `re` matches (from `from`, up to `until`), its words up to the end of the command
+   * (`AUTH user password`), or one word.
+   */
+  const wordsAfter = (word: string, re: RegExp, toCommandEnd: boolean, from = 0, until = s.length): void => {
+    if (!commands || !s.includes(word)) return;
+    re.lastIndex = from;
+    while (re.test(s) && re.lastIndex <= until) {
+      const v = re.lastIndex;
+      let end = wordEnd(s, v);
+      if (toCommandEnd) {
+        COMMAND_END.lastIndex = v;
+        const stop = COMMAND_END.test(s) ? COMMAND_END.lastIndex - 1 : s.length;
+        while (end < stop && skipBlanks(s, end) < stop) end = wordEnd(s, skipBlanks(s, end));
+        end = Math.min(end, stop);
+        while (end > v && isSpace(s.charCodeAt(end - 1))) end--;
+      }
+      re.lastIndex = end > v && !isOneMark(s, v, end) ? add(v, end) : Math.max(v, re.lastIndex);
+    }
+  };
+  wordsAfter("rabbitmqctl", RABBITMQ, false);
+  wordsAfter("AUTH", MONITOR_AUTH, true);
+  const redis = commands && s.includes("AUTH") ? REDIS.exec(s) : null;
+  if (redis !== null) {
+    COMMAND_END.lastIndex = redis.index;
+    wordsAfter("AUTH", REDIS_AUTH, true, redis.index, COMMAND_END.test(s) ? COMMAND_END.lastIndex : s.length);
+  }
+  if (commands && s.includes("--password-stdin")) {
+    // Only what is echoed into the pipe: the echo's words up to `|`, if a login there reads stdin.
+    ECHO.lastIndex = 0;
+    while (ECHO.test(s)) {
+      const v = ECHO.lastIndex;
+      const pipe = s.indexOf("|", v);
+      if (pipe < 0) break;
+      COMMAND_END.lastIndex = pipe + 1;
+      const stop = COMMAND_END.test(s) ? COMMAND_END.lastIndex - 1 : s.length;
+      const login = s.indexOf("--password-stdin", pipe);
+      let end = pipe;
+      while (end > v && isSpace(s.charCodeAt(end - 1))) end--;
+      if (login >= 0 && login < stop && end > v && !isOneMark(s, v, end)) add(v, end);
+      ECHO.lastIndex = pipe + 1;
+    }
+  }
+  flagValuesAfter(SSHPASS, SSHPASS_P, "sshpass");
+  flagValuesAfter(LOGIN, LOGIN_P, "login");
+  flagValuesAfter(OPENSSL, OPENSSL_K, "openssl");
   if (commands && s.includes("pass:")) {
     PASS_SOURCE.lastIndex = 0;
     while (PASS_SOURCE.test(s)) {
@@ -135,6 +194,6 @@ function argvRule(s: string): string {
 
 export const argv: Rule = {
   name: "argv",
-  words: ["--", "-u", "-p", "-a", "vault"],
+  words: ["--", "-u", "-p", "-a", "vault", "rabbitmqctl", "auth"],
   apply: argvRule,
 };

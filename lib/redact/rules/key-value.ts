@@ -7,7 +7,7 @@
 import { quoteWordLength, valueAfterKey, valueAt, wordAt } from "../grammar.ts";
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
-import { isKeyChar, isOneMark, skipBlanks, splice } from "../scan.ts";
+import { isKeyChar, isOneMark, isSpace, skipBlanks, splice } from "../scan.ts";
 
 const MAX_KEY = 128;
 
@@ -56,6 +56,9 @@ const SECRET_PARTS = [
   // keytool's `-storepass`, `-keypass`, `-srcstorepass`…
   "storepass",
   "keypass",
+  // Redis's `requirepass` and `masterauth`.
+  "requirepass",
+  "masterauth",
 ];
 
 /**
@@ -104,12 +107,30 @@ function isSecretKeyAt(s: string, ks: number, ke: number): boolean {
 function judgeKey(key: string): boolean {
   // Words of a two-word key join as one (`api key` → `api_key`).
   const low = key.toLowerCase().replaceAll(" ", "_");
+  // `--password-stdin`: says where the secret comes from; the word after it is not one.
+  if (low.endsWith("stdin")) return false;
   for (const part of SECRET_PARTS) if (low.includes(part)) return true;
   return (
     endsWithPart(key, low, "pass", true) ||
     endsWithPart(key, low, "key", false) ||
     endsWithPart(key, low, "auth", true) ||
     endsWithPart(key, low, "account", true)
+  );
+}
+
+/**
+ * Whether the word holding the key at `ks` is the first argument of a `set` command
+ * (`aws configure set aws_secret_access_key v`, `npm config set //host/:_authToken v`).
+ */
+function isSetArgument(s: string, ks: number): boolean {
+  let w = ks;
+  const stop = Math.max(0, ks - 256);
+  while (w > stop && !isSpace(s.charCodeAt(w - 1))) w--;
+  return (
+    w >= 4 &&
+    isSpace(s.charCodeAt(w - 1)) &&
+    wordAt(s, w - 4, "set") &&
+    (w === 4 || isSpace(s.charCodeAt(w - 5)))
   );
 }
 
@@ -170,6 +191,11 @@ function keyValueRule(s: string): string {
       // The grammar finds where a value starts (most mentions of a key word in prose have none),
       // then the key is judged, then where the value ends is looked for.
       value = valueAfterKey(s, ks, ke, s.charCodeAt(ks) === /* - */ 45, isSecretKeyAt);
+      if (value === null && isSpace(s.charCodeAt(ke)) && isSetArgument(s, ks) && isSecretKeyAt(s, ks, ke)) {
+        // `set KEY VALUE` (`aws configure set`, `npm config set`, Redis's `CONFIG SET`).
+        const v = skipBlanks(s, ke);
+        if (s.charCodeAt(v) !== /* - */ 45) value = valueAt(s, v);
+      }
     }
     if (value === null || value.end <= value.start) continue;
     if (isOneMark(s, value.start, value.end)) continue;

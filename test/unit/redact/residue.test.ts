@@ -62,8 +62,8 @@ const RESIDUE: Array<[string, string, string]> = [
   ],
   ["confusable letters (Cyrillic а in pаssword) are not folded", "p\u0430ssword=Sup3rS3cret", "Sup3rS3cret"],
   [
-    "a key and its value separated by a space alone, outside flags and SQL",
-    "set password Sup3rS3cret",
+    "a key and its value separated by a space alone, outside flags, SQL and `set`",
+    "the password Sup3rS3cret was rejected",
     "Sup3rS3cret",
   ],
   [

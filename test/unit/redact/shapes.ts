@@ -582,6 +582,15 @@ export const commandShape: fc.Arbitrary<Shape> = fc
       `SQL> connect ${user}/${oracle}@orcl`,
       `url=jdbc:oracle:thin:${user}/${oracle}@//db:1521/svc`,
       `HTTPS_PROXY=${user}:${shell}@proxy.internal:3128`,
+      `aws configure set aws_secret_access_key ${shell}`,
+      `npm config set //registry.npmjs.org/:_authToken ${shell}`,
+      `redis-cli CONFIG SET requirepass ${shell}`,
+      `redis-cli -h cache AUTH default ${shell}`,
+      `1700000000.107412 [0 10.0.0.7:60866] "AUTH" "${p1}"`,
+      `mongo --host db -u admin -p ${shell} --authenticationDatabase admin`,
+      `sqlcmd -S db -U sa -P ${shell} -Q "select 1"`,
+      `rabbitmqctl add_user admin ${shell}`,
+      `echo ${shell} | docker login -u ci --password-stdin registry.example`,
       `curl --proxy ${user}:${p1}@proxy:8080 https://api.example.com`,
     ];
     const form = pick % forms.length;
