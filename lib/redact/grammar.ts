@@ -347,7 +347,12 @@ function elementText(
   return end > gt + 1 ? { start: gt + 1, end, quoted: true } : null;
 }
 
-const ANY_QUOTE_WORD = [...QUOTE_WORDS, ...ENCODED_QUOTES];
+/** The quote words (escaped and encoded), by the code of their last character. */
+const QUOTE_WORDS_ENDING: string[][] = [];
+for (const q of [...QUOTE_WORDS, ...ENCODED_QUOTES]) {
+  const last = q.charCodeAt(q.length - 1);
+  QUOTE_WORDS_ENDING[last] = [...(QUOTE_WORDS_ENDING[last] ?? []), q];
+}
 
 /** Whether the quoted key at `ks` is an attribute's value (`key="…"`, `name=\\"…`, `key=\\u0022…`). */
 function isAttributeValue(s: string, ks: number): boolean {
@@ -358,9 +363,7 @@ function isAttributeValue(s: string, ks: number): boolean {
       b--;
       continue;
     }
-    // Every quote word ends in `2`, `7`, `0` or `;`.
-    if (c !== /* 2 */ 50 && c !== /* 7 */ 55 && c !== /* 0 */ 48 && c !== /* ; */ 59) break;
-    const w = ANY_QUOTE_WORD.find((q) => b >= q.length && wordAt(s, b - q.length, q));
+    const w = QUOTE_WORDS_ENDING[c]?.find((q) => b >= q.length && wordAt(s, b - q.length, q));
     if (w === undefined) break;
     b -= w.length;
   }

@@ -134,12 +134,18 @@ function isSetArgument(s: string, ks: number): boolean {
   );
 }
 
-/** Words that make `<word> key` a secret's key. */
-const KEY_KINDS = new Set([
+/** Words that make `<word> key` a secret's key, by length. */
+const KEY_KINDS: string[][] = [];
+for (const kind of [
   ...["api", "secret", "private", "access", "auth", "encryption", "signing", "master", "account"],
   ...["shared", "client", "app", "license", "ssh", "session", "subscription", "service", "admin"],
   ...["root", "deploy", "storage", "bot", "webhook", "consumer", "ingest", "write"],
-]);
+])
+  KEY_KINDS[kind.length] = [...(KEY_KINDS[kind.length] ?? []), kind];
+
+/** Whether `s` from `a` to `b` is one of the `KEY_KINDS`, any case (compared in place: no copy). */
+const isKeyKind = (s: string, a: number, b: number): boolean =>
+  KEY_KINDS[b - a]?.some((kind) => wordAt(s, a, kind)) ?? false;
 
 function keyValueRule(s: string): string {
   const spans: number[] = [];
@@ -168,12 +174,7 @@ function keyValueRule(s: string): string {
       let word = ks - 1;
       const stop = Math.max(valueEnd, word - 16);
       while (word > stop && isKeyChar(s.charCodeAt(word - 1))) word--;
-      if (
-        word >= stop &&
-        !isKeyChar(s.charCodeAt(word - 1)) &&
-        KEY_KINDS.has(s.slice(word, ks - 1).toLowerCase())
-      )
-        ks = word;
+      if (word >= stop && !isKeyChar(s.charCodeAt(word - 1)) && isKeyKind(s, word, ks - 1)) ks = word;
     }
     CANDIDATES.lastIndex = ke;
     floor = ke;
