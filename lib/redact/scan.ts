@@ -183,6 +183,28 @@ for (let c = 0; c < 128; c++) {
   if (isTokenChar(c)) ALPHABET[c]! |= 2;
 }
 
+/** A span `[start, end)` found by a rule, and the marker that replaces it. */
+export type Found = readonly [start: number, end: number, marker: string];
+
+/**
+ * `splice` for spans found by several scans, in any order: sorted, and of overlapping spans the
+ * first kept.
+ */
+export function spliceFound(s: string, found: Found[]): string {
+  if (found.length === 0) return s;
+  found.sort((a, b) => a[0] - b[0]);
+  const spans: number[] = [];
+  const reps: string[] = [];
+  let last = -1;
+  for (const [a, b, marker] of found) {
+    if (a < last) continue;
+    spans.push(a, b);
+    reps.push(marker);
+    last = b;
+  }
+  return splice(s, spans, reps);
+}
+
 /**
  * Whether a placeholder of the ledger in `s` touches a character of either alphabet (or another
  * placeholder): only then can it join or complete a run (`joinsMarks`).

@@ -7,7 +7,7 @@
 import { wordEnd } from "../grammar.ts";
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
-import { isOneMark, isPlaceholder, isSpace, skipBlanks, splice } from "../scan.ts";
+import { type Found, isOneMark, isPlaceholder, isSpace, skipBlanks, spliceFound } from "../scan.ts";
 
 const LONG_FLAGS = /--(?:password|passwd|token|api-key|apikey|with-token)(?=[= ]|$)/g;
 /** curl's credentials, `user:password`: `-u`/`--user`, and `-U`/`--proxy-user` for its proxy. */
@@ -45,9 +45,9 @@ const COMMANDS =
   /mysql|mariadb|redis-cli|sshpass|vault|login|openssl|mongo|sqlcmd|bcp|osql|rabbitmqctl|AUTH|password-stdin/;
 
 function argvRule(s: string): string {
-  const found: Array<[number, number]> = [];
+  const found: Found[] = [];
   const add = (start: number, end: number): number => {
-    found.push([start, end]);
+    found.push([start, end, M.argv]);
     return end;
   };
   /** `--flag=value` or `--flag value`; a following flag or a redirect is not a value. Returns the end. */
@@ -177,19 +177,8 @@ function argvRule(s: string): string {
       if (end > v && !word.startsWith("-") && !word.includes("=")) VAULT.lastIndex = add(v, end);
     }
   }
-  if (found.length === 0) return s;
-  // Several scans may find the same value: sort, keep the first of overlapping spans.
-  found.sort((a, b) => a[0] - b[0]);
-  const spans: number[] = [];
-  const reps: string[] = [];
-  let last = -1;
-  for (const [a, b] of found) {
-    if (a < last) continue;
-    spans.push(a, b);
-    reps.push(M.argv);
-    last = b;
-  }
-  return splice(s, spans, reps);
+  // Several scans may find the same value.
+  return spliceFound(s, found);
 }
 
 export const argv: Rule = {

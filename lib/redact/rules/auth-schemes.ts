@@ -3,7 +3,7 @@
 import { wordAt, wordEnd } from "../grammar.ts";
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
-import { ALPHABET, isAlnum, MARK_CODE, skipBlanks, splice, textCodes } from "../scan.ts";
+import { ALPHABET, type Found, isAlnum, MARK_CODE, skipBlanks, spliceFound, textCodes } from "../scan.ts";
 
 const BEARER = /\bbearer\s+/gi;
 const BASIC = /\bbasic\s+/gi;
@@ -30,9 +30,7 @@ for (let c = 0; c < 128; c++)
 CLASS[MARK_CODE] = 1;
 
 function authSchemesRule(s: string): string {
-  const spans: number[] = [];
-  const reps: string[] = [];
-  const found: Array<[number, number, string]> = [];
+  const found: Found[] = [];
   // Past the end: code 0, in no class.
   const codes = textCodes(s);
   BEARER.lastIndex = 0;
@@ -69,16 +67,7 @@ function authSchemesRule(s: string): string {
     found.push([m.index, end, M.netrc]);
     NETRC.lastIndex = end;
   }
-  if (found.length === 0) return s;
-  found.sort((a, b) => a[0] - b[0]);
-  let last = -1;
-  for (const [a, b, r] of found) {
-    if (a < last) continue;
-    spans.push(a, b);
-    reps.push(r);
-    last = b;
-  }
-  return splice(s, spans, reps);
+  return spliceFound(s, found);
 }
 
 function decodesToUserPass(b64: string): boolean {

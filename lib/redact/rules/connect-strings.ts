@@ -9,7 +9,7 @@
 import { wordAt, wordEnd } from "../grammar.ts";
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
-import { isOneMark, isSpace, skipBlanks, splice } from "../scan.ts";
+import { type Found, isOneMark, isSpace, skipBlanks, spliceFound } from "../scan.ts";
 
 /** Where an Oracle credential may follow: a JDBC URL, `userid=`, `CONNECT`/`CONN`, or a tool. */
 const ORACLE =
@@ -63,13 +63,13 @@ function lastAt(s: string, from: number, to: number): number {
 }
 
 function connectStringsRule(s: string): string {
-  const found: Array<[number, number]> = [];
+  const found: Found[] = [];
   ORACLE.lastIndex = 0;
   for (let m = ORACLE.exec(s); m !== null; m = ORACLE.exec(s)) {
     if (m[1] === undefined) {
       const span = oraclePassword(s, ORACLE.lastIndex);
       if (span !== null) {
-        found.push(span);
+        found.push([span[0], span[1], M.userinfo]);
         ORACLE.lastIndex = span[1];
       }
       continue;
@@ -81,7 +81,7 @@ function connectStringsRule(s: string): string {
     while (i < stop) {
       const end = Math.min(wordEnd(s, i), stop);
       const span = oraclePassword(s, wordAt(s, i, "userid=") ? i + 7 : i);
-      if (span !== null && span[1] <= stop) found.push(span);
+      if (span !== null && span[1] <= stop) found.push([span[0], span[1], M.userinfo]);
       i = skipBlanks(s, Math.max(end, i + 1));
     }
     ORACLE.lastIndex = Math.max(ORACLE.lastIndex, stop);
@@ -102,20 +102,9 @@ function connectStringsRule(s: string): string {
     // With a scheme, the userinfo rule reads it.
     if (scheme < end) continue;
     const at = lastAt(s, v, end);
-    if (at > v && !isOneMark(s, v, at)) found.push([v, at]);
+    if (at > v && !isOneMark(s, v, at)) found.push([v, at, M.userinfo]);
   }
-  if (found.length === 0) return s;
-  found.sort((a, b) => a[0] - b[0]);
-  const spans: number[] = [];
-  const reps: string[] = [];
-  let last = -1;
-  for (const [a, b] of found) {
-    if (a < last) continue;
-    spans.push(a, b);
-    reps.push(M.userinfo);
-    last = b;
-  }
-  return splice(s, spans, reps);
+  return spliceFound(s, found);
 }
 
 export const connectStrings: Rule = {
