@@ -1,9 +1,10 @@
 /**
- * The key-value grammar (docs/redaction.md), shared by the key-value and identity rules: what may
- * close a key (quotes at any escaping depth, brackets), the separators, and where a value ends. A
- * value is masked whole: a quoted value runs to its closing quote of the same kind and depth, an
- * unquoted one to the next whitespace; punctuation never ends it. Every scan here is linear and
- * bounded by the next whitespace or closing quote.
+ * The key-value grammar (docs/redaction.md), shared by the key-value, identity, argv, header and
+ * connect-string rules: what may close a key (quotes at any escaping depth, brackets), the
+ * separators, and where a value ends. A value is masked whole: a quoted value runs to its closing
+ * quote of the same kind and depth (and on, if its shell word does), an unquoted one to the end of
+ * its shell word; punctuation never ends it. Every scan here is bounded by the next whitespace or
+ * closing quote, and where a run ends is searched once per run of the line (`firstOfClass`).
  */
 import { numericReference } from "./escapes.ts";
 import { firstOfClass, isAlnum, isSpace, skipBlanks, spaceFrom } from "./scan.ts";
