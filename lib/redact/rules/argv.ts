@@ -144,16 +144,19 @@ function argvRule(s: string): string {
   if (commands && s.includes("--password-stdin")) {
     // Only what is echoed into the pipe: the echo's words up to `|`, if a login there reads stdin.
     ECHO.lastIndex = 0;
+    /** The first `--password-stdin` at or after the pipe looked at (pipes come in order). */
+    let login = s.indexOf("--password-stdin");
     while (ECHO.test(s)) {
       const v = ECHO.lastIndex;
       const pipe = s.indexOf("|", v);
       if (pipe < 0) break;
+      if (login < pipe) login = s.indexOf("--password-stdin", pipe);
+      if (login < 0) break;
       COMMAND_END.lastIndex = pipe + 1;
       const stop = COMMAND_END.test(s) ? COMMAND_END.lastIndex - 1 : s.length;
-      const login = s.indexOf("--password-stdin", pipe);
       let end = pipe;
       while (end > v && isSpace(s.charCodeAt(end - 1))) end--;
-      if (login >= 0 && login < stop && end > v && !isOneMark(s, v, end)) add(v, end);
+      if (login < stop && end > v && !isOneMark(s, v, end)) add(v, end);
       ECHO.lastIndex = pipe + 1;
     }
   }
