@@ -207,6 +207,9 @@ export function pastQuote(s: string, b: number): number {
   return b + Math.max(1, w);
 }
 
+/** Where the shell command going on at `i` ends: at its `;`, `&`, `|` or newline (or the end). */
+export const commandEnd = firstOfClass(/[;&|\n]/g);
+
 /** Quotes and the backslash, searched natively: where a shell word's scan must look closer. */
 const nextQuoteOrEscape = firstOfClass(/["'`\\]/g);
 

@@ -4,7 +4,7 @@
  * `-passin pass:…`) while ordinary flags survive (`mkdir -p`, `sort -u`).
  */
 
-import { wordEnd } from "../grammar.ts";
+import { commandEnd, wordEnd } from "../grammar.ts";
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
 import { type Found, isOneMark, isPlaceholder, isSpace, skipBlanks, spliceFound } from "../scan.ts";
@@ -38,8 +38,6 @@ const REDIS_AUTH = /\sAUTH[ \t]+/g;
 const MONITOR_AUTH = /"AUTH"[ \t]+/g;
 /** `echo v | … --password-stdin`: what is echoed into a login that reads its password from stdin. */
 const ECHO = /\b(?:echo|printf)[ \t]+(?:-[a-zA-Z]+[ \t]+)*/g;
-/** Where a shell command ends. */
-const COMMAND_END = /[;&|\n]/g;
 /** The commands named above, found in one native scan first: most text names none of them. */
 const COMMANDS =
   /mysql|mariadb|redis-cli|sshpass|vault|login|openssl|mongo|sqlcmd|bcp|osql|rabbitmqctl|AUTH|password-stdin/;
@@ -106,8 +104,7 @@ function argvRule(s: string): string {
   const flagValuesAfter = (command: RegExp, flag: RegExp, hint = ""): void => {
     const at = commands && s.includes(hint) ? command.exec(s) : null;
     if (at === null) return;
-    COMMAND_END.lastIndex = at.index;
-    const stop = COMMAND_END.test(s) ? COMMAND_END.lastIndex : s.length;
+    const stop = commandEnd(s, at.index);
     flag.lastIndex = at.index;
     while (flag.test(s) && flag.lastIndex < stop) flag.lastIndex = valueAfter(flag.lastIndex);
   };
@@ -123,14 +120,8 @@ function argvRule(s: string): string {
     re.lastIndex = from;
     while (re.test(s) && re.lastIndex <= until) {
       const v = re.lastIndex;
-      let end = wordEnd(s, v);
-      if (toCommandEnd) {
-        COMMAND_END.lastIndex = v;
-        const stop = COMMAND_END.test(s) ? COMMAND_END.lastIndex - 1 : s.length;
-        while (end < stop && skipBlanks(s, end) < stop) end = wordEnd(s, skipBlanks(s, end));
-        end = Math.min(end, stop);
-        while (end > v && isSpace(s.charCodeAt(end - 1))) end--;
-      }
+      let end = toCommandEnd ? commandEnd(s, v) : wordEnd(s, v);
+      while (end > v && isSpace(s.charCodeAt(end - 1))) end--;
       re.lastIndex = end > v && !isOneMark(s, v, end) ? add(v, end) : Math.max(v, re.lastIndex);
     }
   };
@@ -138,8 +129,7 @@ function argvRule(s: string): string {
   wordsAfter("AUTH", MONITOR_AUTH, true);
   const redis = commands && s.includes("AUTH") ? REDIS.exec(s) : null;
   if (redis !== null) {
-    COMMAND_END.lastIndex = redis.index;
-    wordsAfter("AUTH", REDIS_AUTH, true, redis.index, COMMAND_END.test(s) ? COMMAND_END.lastIndex : s.length);
+    wordsAfter("AUTH", REDIS_AUTH, true, redis.index, commandEnd(s, redis.index));
   }
   if (commands && s.includes("--password-stdin")) {
     // Only what is echoed into the pipe: the echo's words up to `|`, if a login there reads stdin.
@@ -152,8 +142,7 @@ function argvRule(s: string): string {
       if (pipe < 0) break;
       if (login < pipe) login = s.indexOf("--password-stdin", pipe);
       if (login < 0) break;
-      COMMAND_END.lastIndex = pipe + 1;
-      const stop = COMMAND_END.test(s) ? COMMAND_END.lastIndex - 1 : s.length;
+      const stop = commandEnd(s, pipe + 1);
       let end = pipe;
       while (end > v && isSpace(s.charCodeAt(end - 1))) end--;
       if (login < stop && end > v && !isOneMark(s, v, end)) add(v, end);

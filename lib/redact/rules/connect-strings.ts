@@ -6,7 +6,7 @@
  * (`HTTPS_PROXY=user:password@proxy:3128`, `--proxy user:password@proxy`), whose userinfo runs to
  * the last `@` of the word, as a URL's does.
  */
-import { wordAt, wordEnd } from "../grammar.ts";
+import { commandEnd, wordAt, wordEnd } from "../grammar.ts";
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
 import { type Found, isOneMark, isSpace, skipBlanks, spliceFound } from "../scan.ts";
@@ -16,8 +16,6 @@ const ORACLE =
   /jdbc:oracle:[a-z0-9]+:|\buserid=|\bconn(?:ect)?[ \t]+|\b(sqlplus|sqlldr|expdp|impdp|rman|dgmgrl)\b/gi;
 /** A key that names a proxy, and its separator: `=`, `:` or, after a flag, whitespace. */
 const PROXY = /proxy["']?(?:[ \t]*[=:][ \t]*|(?<=-proxy)[ \t]+)["']?/gi;
-/** Where a shell command ends. */
-const COMMAND_END = /[;&|\n]/g;
 
 const isUserChar = (c: number): boolean =>
   (c >= /* 0 */ 48 && c <= /* 9 */ 57) ||
@@ -75,8 +73,7 @@ function connectStringsRule(s: string): string {
       continue;
     }
     // A tool: every `user/password` among its words, up to the end of the command.
-    COMMAND_END.lastIndex = ORACLE.lastIndex;
-    const stop = COMMAND_END.test(s) ? COMMAND_END.lastIndex - 1 : s.length;
+    const stop = commandEnd(s, ORACLE.lastIndex);
     let i = skipBlanks(s, ORACLE.lastIndex);
     while (i < stop) {
       const end = Math.min(wordEnd(s, i), stop);
