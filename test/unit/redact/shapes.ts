@@ -594,11 +594,9 @@ export const commandShape: fc.Arbitrary<Shape> = fc
       `curl --proxy ${user}:${p1}@proxy:8080 https://api.example.com`,
     ];
     const form = pick % forms.length;
-    return {
-      text: `INFO exec: ${forms[form]!}`,
-      canaries: quoted && form !== forms.length - 1 ? [p1, p2] : [p1],
-      family: `command/${form}`,
-    };
+    const text = `INFO exec: ${forms[form]!}`;
+    // The pieces of the secret this form wrote (some take the plain secret only).
+    return { text, canaries: [p1, p2].filter((c) => text.includes(c)), family: `command/${form}` };
   });
 
 /** Any of the above. */
