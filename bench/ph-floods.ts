@@ -28,7 +28,10 @@ const UNITS: Record<string, string> = {
 
 const REPEATS = 21;
 
-/** What generated units are glued from: trigger words, keys that name no secret, separators, quotes, escapes, flags. */
+/**
+ * What generated units are glued from: trigger words, keys that name no secret, separators, quotes,
+ * escapes, substitutions, flags and commands.
+ */
 const PIECES = [
   ...["password", "pass", "token", "secret", "key", "cookie", "authorization", "sender_id", "session"],
   ...["keyboard", "monkey", "author", "tokens_count", "value", "name", "identified", "by"],
@@ -49,6 +52,7 @@ const PIECES = [
     "&#0061",
     "→",
   ],
+  ...["$(", "${", ")", "<-", "htpasswd -b ", "ldapsearch -w", "smbclient -U ", "| chpasswd", "Password="],
 ];
 const GENERATED = 400;
 const LINE = 32_768;

@@ -65,14 +65,17 @@ export function skipKeyClose(s: string, i: number): number {
 const ENTITY_SEPARATORS = ["&equals;", "&colon;"];
 
 /**
- * Separators NFKC leaves as they are but a reader takes for `:`, `=` or `->`: arrows (`→`, `⇒`,
- * `⟶`, `⟹`), ratio and modifier colons (`∶`, `꞉`, `ː`), colon-equals (`≔`).
+ * Separators NFKC leaves as they are but a reader takes for `:`, `=`, `->` or `<-`: arrows (`→`,
+ * `⇒`, `⟶`, `⟹`, `←`, `⇐`, `⟵`), ratio and modifier colons (`∶`, `꞉`, `ː`), colon-equals (`≔`).
  */
-const LOOKALIKE_SEPARATORS = new Set([0x2192, 0x21d2, 0x27f6, 0x27f9, 0x2236, 0xa789, 0x02d0, 0x2254]);
+const LOOKALIKE_SEPARATORS = new Set([
+  ...[0x2192, 0x21d2, 0x27f6, 0x27f9, 0x2190, 0x21d0, 0x27f5],
+  ...[0x2236, 0xa789, 0x02d0, 0x2254],
+]);
 
 /**
- * Index past a separator at `i` (`=`, `:`, `:=`, `=>`, `->`, `==`, `=`/`:` encoded, or a
- * lookalike), or -1.
+ * Index past a separator at `i` (`=`, `:`, `:=`, `=>`, `->`, `==`, R's and Go's `<-`, `=`/`:`
+ * encoded, or a lookalike), or -1.
  */
 export function separatorEnd(s: string, i: number): number {
   const c = s.charCodeAt(i);
@@ -81,6 +84,7 @@ export function separatorEnd(s: string, i: number): number {
   if (c === /* : */ 58) return d === /* = */ 61 ? i + 2 : i + 1;
   if (c === /* = */ 61) return d === /* > */ 62 || d === /* = */ 61 ? i + 2 : i + 1;
   if (c === /* - */ 45 && d === /* > */ 62) return i + 2;
+  if (c === /* < */ 60 && d === /* - */ 45) return i + 2;
   if (c === /* % */ 37) {
     // Percent-encoded once or twice (`%3D`, `%253D`).
     const e = wordAt(s, i + 1, "25") ? i + 3 : i + 1;
@@ -111,11 +115,18 @@ export interface ValueSpan {
 }
 
 /**
- * The value starting at `i` (after the separator and blanks). A value that opens with a quote at
- * any depth runs to the matching close, and on if its word does (`'ab'cd`); otherwise to the end of
- * its shell word (`wordEnd`), or as a URL parameter's (`param`) to the parameter's end.
+ * Where an unquoted value ends: at the end of its shell word (`word`); as a URL parameter's at
+ * whitespace, `&`, `;` or `#` (`parameter`); as a field of a `;`-separated connection string
+ * (`Server=db;Password=a b;`) at `;` or a line break only, spaces included (`field`).
  */
-export function valueAt(s: string, i: number, param = false): ValueSpan | null {
+export type Ending = "word" | "parameter" | "field";
+
+/**
+ * The value starting at `i` (after the separator and blanks). A value that opens with a quote at
+ * any depth runs to the matching close, and on if its word does (`'ab'cd`); otherwise to where
+ * `ending` says.
+ */
+export function valueAt(s: string, i: number, ending: Ending = "word"): ValueSpan | null {
   const n = s.length;
   if (i >= n || isSpace(s.charCodeAt(i))) return null;
   // Backslashes before a quote give its escaping depth; the close has exactly as many.
@@ -143,7 +154,9 @@ export function valueAt(s: string, i: number, param = false): ValueSpan | null {
   }
   if (start < 0) {
     // Unquoted, a value is a shell word: quoted segments and escaped spaces belong to it.
-    return { start: i, end: param ? parameterEnd(s, i) : wordEnd(s, i), quoted: false };
+    const end =
+      ending === "word" ? wordEnd(s, i) : ending === "parameter" ? parameterEnd(s, i) : fieldEnd(s, i);
+    return { start: i, end, quoted: false };
   }
   if (close < 0) return { start, end: n, quoted: true };
   // A word that goes on past its closing quote is one shell word (`'ab'cd`, `'ab'"c d"`), as is
@@ -156,6 +169,8 @@ export function valueAt(s: string, i: number, param = false): ValueSpan | null {
 
 /** Where a URL parameter's unquoted value ends: whitespace, `&`, `;` or `#`. */
 const parameterEnd = firstOfClass(/[\x00-\x20&;#]/g);
+/** Where a connection-string field's unquoted value ends: `;` or a control character. */
+const fieldEnd = firstOfClass(/[\x00-\x1f;]/g);
 
 /** `indexOf` ignoring ASCII case; `word` in lower case. */
 function indexOfWord(s: string, word: string, from: number): number {
@@ -210,13 +225,44 @@ export function pastQuote(s: string, b: number): number {
 /** Where the shell command going on at `i` ends: at its `;`, `&`, `|` or newline (or the end). */
 export const commandEnd = firstOfClass(/[;&|\n]/g);
 
-/** Quotes and the backslash, searched natively: where a shell word's scan must look closer. */
-const nextQuoteOrEscape = firstOfClass(/["'`\\]/g);
+/** Quotes, the backslash and `$`, searched natively: where a shell word's scan must look closer. */
+const nextQuoteOrEscape = firstOfClass(/["'`\\$]/g);
+
+/**
+ * How far a command substitution or parameter expansion (`$(…)`, `${…}`) is looked into for its
+ * close: one holding a secret is short (`$(echo v)`, `${PW:-v}`), and a bound keeps a line of
+ * unclosed ones (`-u $(a -u $(a …`) linear.
+ */
+const SUBSTITUTION_MAX = 64;
+
+/**
+ * Index of the `)` or `}` that closes a substitution whose body starts at `i` (`open`: the code of
+ * `(` or `{`), counting nested ones and skipping quoted segments and escapes; -1 if none within
+ * `SUBSTITUTION_MAX`.
+ */
+function substitutionEnd(s: string, i: number, open: number): number {
+  const close = open === /* ( */ 40 ? /* ) */ 41 : /* } */ 125;
+  const stop = Math.min(s.length, i + SUBSTITUTION_MAX);
+  let depth = 1;
+  for (let j = i; j < stop; j++) {
+    const c = s.charCodeAt(j);
+    if (c === open) depth++;
+    else if (c === close && --depth === 0) return j;
+    else if (c === /* backslash */ 92) j++;
+    else if (isQuote(c)) {
+      const q = closingQuote(s, j + 1, c, 0);
+      if (q < 0 || q >= stop) return -1;
+      j = pastQuote(s, q) - 1;
+    }
+  }
+  return -1;
+}
 
 /**
  * End of a shell word starting at `i`: the first whitespace neither quoted nor escaped. Quoted
- * segments and backslash escapes belong to the word, so `'ab'"c d"ef`, `ab\\ cd` and SQL's doubled
- * quote `'it''s'` are each one word; an unclosed quote runs to the end. Whether the word sits in
+ * segments, backslash escapes, command substitutions and parameter expansions belong to the word,
+ * so `'ab'"c d"ef`, `ab\\ cd`, `$(printf a b)` and SQL's doubled quote `'it''s'` are each one
+ * word; an unclosed quote runs to the end. Whether the word sits in
  * text escaped again (JSON in JSON) cannot be told here, so the reading that takes more is taken:
  * a quote after backslashes (`\\"`, `\\u0022`) opens a segment that closes at the same depth, and
  * backslashes escape the character after them, whitespace too.
@@ -227,13 +273,21 @@ export function wordEnd(s: string, i: number): number {
   for (const stop = Math.min(n, i + 16); i < stop; i++) {
     const c = s.charCodeAt(i);
     if (isSpace(c)) return i;
-    if (isQuote(c) || c === /* backslash */ 92) break;
+    if (isQuote(c) || c === /* backslash */ 92 || c === /* $ */ 36) break;
   }
   if (i >= n) return n;
   for (;;) {
     const space = spaceFrom(s, i);
     let q = i < n ? nextQuoteOrEscape(s, i) : n;
     if (q >= space) return space;
+    if (s.charCodeAt(q) === /* $ */ 36) {
+      // `$(…)` and `${…}` belong to the word whatever they hold (`$(echo a b)`); an unclosed `$` is a character.
+      const open = s.charCodeAt(q + 1);
+      const close = open === /* ( */ 40 || open === /* { */ 123 ? substitutionEnd(s, q + 2, open) : -1;
+      i = close >= 0 ? close + 1 : q + 1;
+      if (i >= n) return n;
+      continue;
+    }
     const first = q;
     while (s.charCodeAt(q) === /* backslash */ 92) q++;
     const c = s.charCodeAt(q);
@@ -278,8 +332,10 @@ export function optionalQuote(s: string, i: number): [number, number, number] {
 
 /**
  * After a key from `ks` to `ke`: the value it names, in any of the grammar's forms, or null. A key
- * right after `?`, `&`, `;` or `#` is a URL parameter: its unquoted value ends where the parameter
- * does (at `&`, `;` or `#`), so the next parameter is neither masked nor taken with it.
+ * right after `?`, `&` or `#` is a URL parameter: its unquoted value ends where the parameter
+ * does (at `&`, `;` or `#`), so the next parameter is neither masked nor taken with it. A key right
+ * after `;` is a field of a connection string (or a parameter): its value runs to the next `;`,
+ * spaces included, the reading that masks more.
  * `flag`: the key is a command-line flag (`--db-pass v`); whitespace separates it from its value.
  * `secret`: judges the key once a value is there, before its end is looked for (null if it fails).
  */
@@ -291,41 +347,45 @@ export function valueAfterKey(
   secret?: KeyJudge,
 ): ValueSpan | null {
   const before = s.charCodeAt(ks - 1);
-  const param =
-    before === /* ? */ 63 || before === /* & */ 38 || before === /* ; */ 59 || before === /* # */ 35;
+  const ending: Ending =
+    before === /* ; */ 59
+      ? "field"
+      : before === /* ? */ 63 || before === /* & */ 38 || before === /* # */ 35
+        ? "parameter"
+        : "word";
   const closed = skipKeyClose(s, ke);
   let j = skipBlanks(s, closed);
   const sep = separatorEnd(s, j);
   if (sep >= 0) {
     j = skipBlanks(s, sep);
-    return judgedValueAt(s, skipValueOpen(s, j), param, secret, ks, ke);
+    return judgedValueAt(s, skipValueOpen(s, j), ending, secret, ks, ke);
   }
   // XML/HTML element: `<password>v</password>`, `<password type="x">v<`.
   if (s.charCodeAt(ks - 1) === /* < */ 60 && closed === ke) return elementText(s, ke, secret, ks, ke);
   if (j > closed || closed > ke) {
     const c = s.charCodeAt(j);
     // SQL and prose: `PASSWORD 'v'`, `password "v"`.
-    if (j > closed && isQuote(c)) return judgedValueAt(s, j, param, secret, ks, ke);
+    if (j > closed && isQuote(c)) return judgedValueAt(s, j, ending, secret, ks, ke);
     // A name/value pair: `name="password" value="v"`, `{"name":"DB_PASS","value":"v"}`.
     if (closed > ke) {
       let v = j;
       if (s.charCodeAt(v) === /* , */ 44) v = skipBlanks(s, v + 1);
       // A quoted flag in a list, its value the next item: `["--db-pass", "v"]`, `['--token', 'v']`.
       if (flag && v > j && (secret === undefined || secret(s, ks, ke))) {
-        const item = valueAt(s, v, param);
+        const item = valueAt(s, v, ending);
         if (item?.quoted && s.charCodeAt(item.start) !== /* - */ 45) return item;
       }
       v = skipKeyClose(s, v);
       if (wordAt(s, v, "value") && !isAlnum(s.charCodeAt(v + 5))) {
         const after = skipBlanks(s, skipKeyClose(s, v + 5));
         const sep2 = separatorEnd(s, after);
-        if (sep2 >= 0) return judgedValueAt(s, skipValueOpen(s, skipBlanks(s, sep2)), param, secret, ks, ke);
+        if (sep2 >= 0) return judgedValueAt(s, skipValueOpen(s, skipBlanks(s, sep2)), ending, secret, ks, ke);
       }
       // An element named by an attribute, its text the value: `<entry key="db.password">v</entry>`.
       if (isAttributeValue(s, ks)) return elementText(s, j, secret, ks, ke);
     }
     // A flag and its value: `--db-pass v` (a following flag is not a value).
-    if (flag && j > closed && c !== /* - */ 45) return judgedValueAt(s, j, param, secret, ks, ke);
+    if (flag && j > closed && c !== /* - */ 45) return judgedValueAt(s, j, ending, secret, ks, ke);
   }
   return null;
 }
@@ -385,13 +445,13 @@ export type KeyJudge = (s: string, ks: number, ke: number) => boolean;
 function judgedValueAt(
   s: string,
   at: number,
-  param: boolean,
+  ending: Ending,
   secret: KeyJudge | undefined,
   ks: number,
   ke: number,
 ): ValueSpan | null {
   if (at >= s.length || isSpace(s.charCodeAt(at))) return null;
-  return secret === undefined || secret(s, ks, ke) ? valueAt(s, at, param) : null;
+  return secret === undefined || secret(s, ks, ke) ? valueAt(s, at, ending) : null;
 }
 
 /** Skips a `{` or `[` only when a quote follows (`password: ["v"]`), so the quoted value is used. */

@@ -85,19 +85,31 @@ const quotedValue = (quote: string) =>
       }),
     );
 
+/** One piece of a shell word holding `a` and `b`, in the way `how` picks. */
+const SHELL_PIECES: Array<(a: string, b: string) => string> = [
+  (a) => a,
+  (a, b) => `'${a} ${b}'`,
+  (a, b) => `"${a} \\"${b}"`,
+  (a, b) => `${a}\\ ${b}`,
+  // Command substitutions and parameter expansions, nested and quoted inside.
+  (a, b) => `$(printf %s ${a} ${b})`,
+  (a, b) => `\${PW:-${a} ${b}}`,
+  (a, b) => `$(echo $(echo ${a}) '${b} )')`,
+];
+
 /**
  * A shell word of two or three pieces glued together: bare segments, single- and double-quoted
- * runs that may hold spaces (double quotes with escaped quotes inside), and backslash-escaped
- * spaces (`ab'c d'"e\\"f"`, `ab\\ cd`, SQL's doubled quote `'it''s'` among them).
+ * runs that may hold spaces (double quotes with escaped quotes inside), backslash-escaped spaces
+ * and substitutions (`ab'c d'"e\\"f"`, `ab\\ cd`, `$(printf a b)`, SQL's doubled quote `'it''s'`
+ * among them).
  */
 const shellWord = fc
-  .array(fc.tuple(fc.integer({ min: 0, max: 3 }), segment, segment), { minLength: 2, maxLength: 3 })
+  .array(fc.tuple(fc.integer({ min: 0, max: SHELL_PIECES.length - 1 }), segment, segment), {
+    minLength: 2,
+    maxLength: 3,
+  })
   .map((pieces) => ({
-    text: pieces
-      .map(([how, a, b]) =>
-        how === 0 ? a : how === 1 ? `'${a} ${b}'` : how === 2 ? `"${a} \\"${b}"` : `${a}\\ ${b}`,
-      )
-      .join(""),
+    text: pieces.map(([how, a, b]) => SHELL_PIECES[how]!(a, b)).join(""),
     canaries: pieces.flatMap(([how, a, b]) => (how === 0 ? [a] : [a, b])),
   }));
 
@@ -175,6 +187,11 @@ const SEPARATORS = [
   "⇒",
   "∶",
   "≔ ",
+  " ← ",
+  "⇐",
+  // R's and Go's arrow.
+  " <- ",
+  "<-",
 ];
 const QUOTES = ['"', "'", "`"];
 
@@ -183,13 +200,14 @@ const keyValueFragment: fc.Arbitrary<{ text: string; canaries: string[]; form: s
   .tuple(
     keyName,
     fc.constantFrom(...SEPARATORS),
-    fc.integer({ min: 0, max: 15 }),
+    fc.integer({ min: 0, max: 16 }),
     fc.constantFrom(...QUOTES),
     unquotedValue,
     fc.constantFrom(...QUOTES).chain((q) => quotedValue(q).map((v) => ({ q, v }))),
     shellWord,
+    fc.tuple(segment, segment),
   )
-  .map(([k, sep, form, kq, uv, { q, v }, sw]) => {
+  .map(([k, sep, form, kq, uv, { q, v }, sw, [f1, f2]]) => {
     const qv = `${q}${v.text}${q}`;
     switch (form) {
       case 0:
@@ -246,6 +264,13 @@ const keyValueFragment: fc.Arbitrary<{ text: string; canaries: string[]; form: s
           text: `--${k.replace(/[._]/g, "-")}=${sw.text}`,
           canaries: sw.canaries,
           form: "flag-shell-word",
+        };
+      case 15:
+        // A connection string's field: its value runs to `;`, spaces included.
+        return {
+          text: `Server=db.internal;User Id=app;${k}=${f1} ${f2};Encrypt=true`,
+          canaries: [f1, f2],
+          form: "connection-field",
         };
       default:
         // A command line logged as a list: the flag's value is the next item.
