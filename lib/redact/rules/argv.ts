@@ -1,7 +1,8 @@
 /**
  * `argv`: command-line secrets (`--password v`, `-u user:pass`, `curl -U`, `mysql -pSECRET`,
  * `redis-cli -a`, `sshpass -p`, `vault login TOKEN`, `docker login -p`, `openssl -k`,
- * `-passin pass:…`) while ordinary flags survive (`mkdir -p`, `sort -u`).
+ * `-passin pass:…`, `ldapsearch -w`, `htpasswd -b`, what is echoed into `chpasswd`…) while
+ * ordinary flags survive (`mkdir -p`, `sort -u`).
  */
 
 import { commandEnd, wordEnd } from "../grammar.ts";
@@ -17,7 +18,7 @@ const MYSQL_P = /(?:^|\s)-p/g;
 const REDIS = /\bredis-cli\b/;
 const REDIS_A = /\s(?:-a|--pass)(?= )/g;
 const SSHPASS = /\bsshpass\b/;
-const SSHPASS_P = /\s-p(?= )/g;
+const SSHPASS_P = /\s-p/g;
 const VAULT = /\bvault\s+login\s+/g;
 /** Registry and cloud logins whose `-p` is the password (`docker login -u u -p v`, `az login -p v`). */
 const LOGIN = /\b(?:docker|podman|buildah|skopeo|nerdctl|oras|crane|az|helm\s+registry)\s+login\b/;
@@ -38,9 +39,85 @@ const REDIS_AUTH = /\sAUTH[ \t]+/g;
 const MONITOR_AUTH = /"AUTH"[ \t]+/g;
 /** `echo v | … --password-stdin`: what is echoed into a login that reads its password from stdin. */
 const ECHO = /\b(?:echo|printf)[ \t]+(?:-[a-zA-Z]+[ \t]+)*/g;
-/** The commands named above, found in one native scan first: most text names none of them. */
-const COMMANDS =
-  /mysql|mariadb|redis-cli|sshpass|vault|login|openssl|mongo|sqlcmd|bcp|osql|rabbitmqctl|AUTH|password-stdin/;
+/** OpenLDAP's clients take the bind password as `-w v` (or `-wv`); `ldappasswd` also `-a old`, `-s new`. */
+const LDAP = /\bldap(?:search|add|modify|delete|whoami|compare|modrdn|exop|passwd)\b/;
+const LDAP_W = /\s-w/g;
+const LDAPPASSWD = /\bldappasswd\b/;
+const LDAPPASSWD_AS = /\s-[as]/g;
+/** Archives' passwords: zip's and unzip's `-P v`, 7-Zip's `-pv` (attached only: `-p` alone prompts). */
+const ZIP = /\b(?:zip|unzip)\b/;
+const ZIP_P = /\s-P/g;
+const SEVEN_ZIP = /\b7z[ar]?\b/;
+const SEVEN_ZIP_P = /\s-p(?=[^\s=])/g;
+/** Mosquitto's clients: `-P v`. */
+const MOSQUITTO = /\bmosquitto_(?:pub|sub|rr)\b/;
+const MOSQUITTO_P = /\s-P(?= )/g;
+/** `useradd -p v` and `usermod -p v` (a password hash, still a credential). */
+const USERADD = /\buser(?:add|mod)\b/;
+const USERADD_P = /\s-p(?= )/g;
+/** Samba's clients take `user%password` after `-U`, `-Uuser%…` or `--user=`. */
+const SMB = /\b(?:smbclient|rpcclient|smbcacls|smbget|smbmap)\b/;
+const SMB_U = /\s(?:-U|--user=?)/g;
+/** `htpasswd -b [file] user password`: in batch mode the password is the last argument. */
+const HTPASSWD = /\bhtpasswd\b/g;
+/** Where a command reads a password from its standard input: what is echoed into it is one. */
+const STDIN_READERS = /--password-stdin|\bchpasswd\b|\bpasswd\s+--stdin\b/g;
+/**
+ * The words that name the commands above (and OpenSSL's `pass:`), found in one native scan first:
+ * most text names none of them, and each check after it is a look-up instead of a search.
+ */
+const COMMAND_WORDS =
+  /\b(?:mysql|mariadb|redis-cli|sshpass|vault|login|openssl|mongo|sqlcmd|bcp|osql|rabbitmqctl|AUTH|stdin|chpasswd|htpasswd|ldap|zip|unzip|7z|mosquitto|useradd|usermod|smb|rpcclient|pass:)/g;
+
+/**
+ * The `COMMAND_WORDS` at the start of a word in `s` (as every regex below wants them: a word
+ * boundary first lets the native scan skip the inside of words, which random text is made of).
+ */
+function commandWordsIn(s: string): Set<string> {
+  const words = new Set<string>();
+  COMMAND_WORDS.lastIndex = 0;
+  for (let m = COMMAND_WORDS.exec(s); m !== null; m = COMMAND_WORDS.exec(s)) words.add(m[0]);
+  return words;
+}
+
+/** htpasswd's flags that take the next word: bcrypt's cost (`-C 12`) and the rounds of SHA (`-r 5000`). */
+const HTPASSWD_ARGUMENT_FLAGS = /^-[a-zA-Z]*[Cr]$/;
+/** A redirection ends a command's arguments (`> out`, `2>/dev/null`, `<in`). */
+const REDIRECT = /^\d*[<>]/;
+
+/**
+ * After `htpasswd` (its words from `i`), the password of batch mode (`-b`, also in `-bc`, `-nbB`):
+ * the last argument before the command ends or is redirected, when there are at least two (user and
+ * password; a file comes first unless `-n`). Returns where its scan ended.
+ */
+function batchPassword(s: string, i: number, add: (start: number, end: number) => number): number {
+  const stop = commandEnd(s, i);
+  let batch = false;
+  let last: [number, number] | null = null;
+  let positional = 0;
+  for (let w = skipBlanks(s, i); w < stop; w = skipBlanks(s, w)) {
+    const end = Math.min(wordEnd(s, w), stop);
+    if (end <= w) break;
+    const word = s.slice(w, end);
+    if (REDIRECT.test(word)) break;
+    if (word.startsWith("-") && word.length > 1) {
+      if (/^-[a-zA-Z]+$/.test(word) && word.includes("b")) batch = true;
+      if (HTPASSWD_ARGUMENT_FLAGS.test(word)) w = wordEnd(s, skipBlanks(s, end));
+      else w = end;
+      continue;
+    }
+    positional++;
+    last = [w, end];
+    w = end;
+  }
+  if (!batch || last === null || positional < 2 || isOneMark(s, last[0], last[1])) return stop;
+  // A quoted password is masked inside its quotes.
+  const [a, b] = last;
+  const q = s.charCodeAt(a);
+  if ((q === /* " */ 34 || q === /* ' */ 39) && b - a > 2 && s.charCodeAt(b - 1) === q) add(a + 1, b - 1);
+  else add(a, b);
+  return stop;
+}
 
 function argvRule(s: string): string {
   const found: Found[] = [];
@@ -78,8 +155,9 @@ function argvRule(s: string): string {
     while (colon < end - 1 && s.charCodeAt(colon) !== /* : */ 58) colon++;
     if (colon < end - 1) USER_FLAGS.lastIndex = add(v, end);
   }
-  const commands = COMMANDS.test(s);
-  const mysql = commands && (s.includes("mysql") || s.includes("mariadb")) ? MYSQL.exec(s) : null;
+  const words = commandWordsIn(s);
+  const named = (...names: string[]): boolean => names.some((n) => words.has(n));
+  const mysql = named("mysql", "mariadb") ? MYSQL.exec(s) : null;
   if (mysql !== null) {
     MYSQL_P.lastIndex = mysql.index;
     while (MYSQL_P.test(s)) {
@@ -98,25 +176,38 @@ function argvRule(s: string): string {
   }
   /**
    * After `command` appears, the value of each `flag` is a secret (`redis-cli -a`, `sshpass -p`), up
-   * to the end of that command (`;`, `&`, `|`): `docker login ok; mkdir -p /x` keeps `/x`. `hint`:
-   * a word the command holds, looked for first.
+   * to the end of that command (`;`, `&`, `|`): `docker login ok; mkdir -p /x` keeps `/x`.
+   * `present`: whether a word the command holds is in the text (`named`), looked up first.
    */
-  const flagValuesAfter = (command: RegExp, flag: RegExp, hint = ""): void => {
-    const at = commands && s.includes(hint) ? command.exec(s) : null;
+  const flagValuesAfter = (command: RegExp, flag: RegExp, present: boolean): void => {
+    const at = present ? command.exec(s) : null;
     if (at === null) return;
     const stop = commandEnd(s, at.index);
     flag.lastIndex = at.index;
     while (flag.test(s) && flag.lastIndex < stop) flag.lastIndex = valueAfter(flag.lastIndex);
   };
-  flagValuesAfter(REDIS, REDIS_A, "redis-cli");
-  flagValuesAfter(MONGO, MONGO_P, "mongo");
-  flagValuesAfter(SQLCMD, SQLCMD_P);
+  /** `flagValuesAfter` for a flag whose value may also be attached (`-wv`, `-pv`, `-Uuser%v`). */
+  const attachedValuesAfter = (command: RegExp, flag: RegExp, present: boolean): void => {
+    const at = present ? command.exec(s) : null;
+    if (at === null) return;
+    const stop = commandEnd(s, at.index);
+    flag.lastIndex = at.index;
+    while (flag.test(s) && flag.lastIndex < stop) {
+      const j = flag.lastIndex;
+      const c = s.charCodeAt(j);
+      if (c === /* = */ 61 || c === /* space */ 32 || c === /* tab */ 9) flag.lastIndex = valueAfter(j);
+      else if (j < s.length && !isSpace(c) && !isPlaceholder(c)) flag.lastIndex = add(j, wordEnd(s, j));
+    }
+  };
+  flagValuesAfter(REDIS, REDIS_A, named("redis-cli"));
+  flagValuesAfter(MONGO, MONGO_P, named("mongo"));
+  flagValuesAfter(SQLCMD, SQLCMD_P, named("sqlcmd", "bcp", "osql"));
   /**
    * After `re` matches (from `from`, up to `until`), its words up to the end of the command
    * (`AUTH user password`), or one word.
    */
   const wordsAfter = (word: string, re: RegExp, toCommandEnd: boolean, from = 0, until = s.length): void => {
-    if (!commands || !s.includes(word)) return;
+    if (!named(word)) return;
     re.lastIndex = from;
     while (re.test(s) && re.lastIndex <= until) {
       const v = re.lastIndex;
@@ -127,20 +218,25 @@ function argvRule(s: string): string {
   };
   wordsAfter("rabbitmqctl", RABBITMQ, false);
   wordsAfter("AUTH", MONITOR_AUTH, true);
-  const redis = commands && s.includes("AUTH") ? REDIS.exec(s) : null;
+  const redis = named("AUTH") && named("redis-cli") ? REDIS.exec(s) : null;
   if (redis !== null) {
     wordsAfter("AUTH", REDIS_AUTH, true, redis.index, commandEnd(s, redis.index));
   }
-  if (commands && s.includes("--password-stdin")) {
-    // Only what is echoed into the pipe: the echo's words up to `|`, if a login there reads stdin.
+  if (named("stdin", "chpasswd")) {
+    // Only what is echoed into the pipe: the echo's words up to `|`, if a command there reads a
+    // password from stdin.
     ECHO.lastIndex = 0;
-    /** The first `--password-stdin` at or after the pipe looked at (pipes come in order). */
-    let login = s.indexOf("--password-stdin");
+    /** The first reader at or after the pipe looked at (pipes come in order). */
+    const readerFrom = (i: number): number => {
+      STDIN_READERS.lastIndex = i;
+      return STDIN_READERS.test(s) ? STDIN_READERS.lastIndex - 1 : -1;
+    };
+    let login = readerFrom(0);
     while (ECHO.test(s)) {
       const v = ECHO.lastIndex;
       const pipe = s.indexOf("|", v);
       if (pipe < 0) break;
-      if (login < pipe) login = s.indexOf("--password-stdin", pipe);
+      if (login < pipe) login = readerFrom(pipe);
       if (login < 0) break;
       const stop = commandEnd(s, pipe + 1);
       let end = pipe;
@@ -149,10 +245,21 @@ function argvRule(s: string): string {
       ECHO.lastIndex = pipe + 1;
     }
   }
-  flagValuesAfter(SSHPASS, SSHPASS_P, "sshpass");
-  flagValuesAfter(LOGIN, LOGIN_P, "login");
-  flagValuesAfter(OPENSSL, OPENSSL_K, "openssl");
-  if (commands && s.includes("pass:")) {
+  attachedValuesAfter(SSHPASS, SSHPASS_P, named("sshpass"));
+  attachedValuesAfter(LDAP, LDAP_W, named("ldap"));
+  attachedValuesAfter(LDAPPASSWD, LDAPPASSWD_AS, named("ldap"));
+  attachedValuesAfter(ZIP, ZIP_P, named("zip", "unzip"));
+  attachedValuesAfter(SEVEN_ZIP, SEVEN_ZIP_P, named("7z"));
+  attachedValuesAfter(SMB, SMB_U, named("smb", "rpcclient"));
+  flagValuesAfter(MOSQUITTO, MOSQUITTO_P, named("mosquitto"));
+  flagValuesAfter(USERADD, USERADD_P, named("useradd", "usermod"));
+  if (named("htpasswd")) {
+    HTPASSWD.lastIndex = 0;
+    while (HTPASSWD.test(s)) HTPASSWD.lastIndex = batchPassword(s, HTPASSWD.lastIndex, add);
+  }
+  flagValuesAfter(LOGIN, LOGIN_P, named("login"));
+  flagValuesAfter(OPENSSL, OPENSSL_K, named("openssl"));
+  if (named("pass:")) {
     PASS_SOURCE.lastIndex = 0;
     while (PASS_SOURCE.test(s)) {
       const v = PASS_SOURCE.lastIndex;
@@ -160,7 +267,7 @@ function argvRule(s: string): string {
       PASS_SOURCE.lastIndex = end > v && !isOneMark(s, v, end) ? add(v, end) : v;
     }
   }
-  if (commands && s.includes("vault")) {
+  if (named("vault")) {
     VAULT.lastIndex = 0;
     while (VAULT.test(s)) {
       const v = VAULT.lastIndex;
@@ -175,6 +282,12 @@ function argvRule(s: string): string {
 
 export const argv: Rule = {
   name: "argv",
-  words: ["--", "-u", "-p", "-a", "vault", "rabbitmqctl", "auth"],
+  words: [
+    ...["--", "-u", "-p", "-a", "vault", "rabbitmqctl", "auth"],
+    // `htpasswd -b`, `chpasswd`, `passwd --stdin`, `ldappasswd -s` and OpenLDAP's `-w`: their
+    // secrets follow no flag above. Few words, and sharing first characters with the others: each
+    // first character a group adds slows the confirming scan on random text.
+    ...["passwd", "-w"],
+  ],
   apply: argvRule,
 };

@@ -32,6 +32,10 @@ const SURVIVES = [
   "NO_PROXY=localhost,.svc.cluster.local",
   "sqlplus / as sysdba",
   "proxy: passing request to upstream",
+  "zip -r backup.zip dir && 7z x archive.7z -o/tmp && ssh -p 2222 deploy@host",
+  "useradd -m -s /bin/bash bob; ldapsearch -x -b dc=example uid=bob; smbclient -L //files -N",
+  "htpasswd -D /etc/nginx/.htpasswd bob && htpasswd -c /etc/nginx/.htpasswd bob",
+  "echo started | tee -a log",
 ];
 
 /** [line, the visible part that a reader could mistake for a secret] */

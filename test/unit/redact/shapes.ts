@@ -617,6 +617,18 @@ export const commandShape: fc.Arbitrary<Shape> = fc
       `rabbitmqctl add_user admin ${shell}`,
       `echo ${shell} | docker login -u ci --password-stdin registry.example`,
       `curl --proxy ${user}:${p1}@proxy:8080 https://api.example.com`,
+      `htpasswd -b /etc/nginx/.htpasswd ${user} ${shell}`,
+      `htpasswd -nbB -C 12 ${user} ${shell} > out`,
+      `ldapsearch -x -D cn=admin,dc=example -w ${shell} -b dc=example`,
+      `ldapwhoami -D cn=admin -w${p1}`,
+      `zip -P ${shell} backup.zip data`,
+      `7z a -p${shell} backup.7z data`,
+      `mosquitto_pub -h mq -u ${user} -P ${shell} -t t -m x`,
+      `useradd -m -p ${shell} ${user}`,
+      `smbclient //files/share -U ${user}%${shell}`,
+      `sshpass -p${p1} ssh deploy@host`,
+      `echo '${user}:${p1}' | chpasswd`,
+      `echo ${shell} | passwd --stdin ${user}`,
     ];
     const form = pick % forms.length;
     const text = `INFO exec: ${forms[form]!}`;
