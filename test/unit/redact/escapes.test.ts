@@ -13,7 +13,8 @@ import { escapeKeyChar } from "./shapes.ts";
 function oracle(piece: string): string {
   if (piece.startsWith("\\")) return JSON.parse(`"${piece.replace(/^\\+/, "\\")}"`) as string;
   if (piece.startsWith("%")) return decodeURIComponent(decodeURIComponent(piece));
-  const ref = /^&#(x?)([0-9a-f]+);$/i.exec(piece);
+  // A numeric reference's `;` may be missing (browsers decode `&#61` too).
+  const ref = /^&#(x?)([0-9a-f]+);?$/i.exec(piece);
   if (ref) return String.fromCharCode(Number.parseInt(ref[2]!, ref[1] ? 16 : 10));
   throw new Error(`not an escape: ${piece}`);
 }
