@@ -7,7 +7,7 @@
  * closing quote, and where a run ends is searched once per run of the line (`firstOfClass`).
  */
 import { numericReference } from "./escapes.ts";
-import { firstOfClass, isAlnum, isSpace, skipBlanks, spaceFrom } from "./scan.ts";
+import { firstOfClass, isAlnum, isOneMark, isSpace, skipBlanks, spaceFrom } from "./scan.ts";
 
 const lower = (c: number): number => (c >= /* A */ 65 && c <= /* Z */ 90 ? c + 32 : c);
 
@@ -357,8 +357,20 @@ export function valueAfterKey(
   let j = skipBlanks(s, closed);
   const sep = separatorEnd(s, j);
   if (sep >= 0) {
+    const assigned = closed === ke && sep === ke + 1 && s.charCodeAt(ke) === /* = */ 61;
     j = skipBlanks(s, sep);
-    return judgedValueAt(s, skipValueOpen(s, j), ending, secret, ks, ke);
+    const value = judgedValueAt(s, skipValueOpen(s, j), ending, secret, ks, ke);
+    // `-e "PGPASSWORD=a b"`: an assignment that opens a quoted string is valued to its close.
+    // (A value already masked whole, one marker, stays as it is: redacting again changes nothing.)
+    if (
+      assigned &&
+      value !== null &&
+      !value.quoted &&
+      ending === "word" &&
+      !isOneMark(s, value.start, value.end)
+    )
+      value.end = assignmentEnd(s, ks, value.start, value.end);
+    return value;
   }
   // XML/HTML element: `<password>v</password>`, `<password type="x">v<`.
   if (s.charCodeAt(ks - 1) === /* < */ 60 && closed === ke) return elementText(s, ke, secret, ks, ke);
@@ -432,6 +444,36 @@ function isAttributeValue(s: string, ks: number): boolean {
     b -= w.length;
   }
   return b < ks && s.charCodeAt(b - 1) === /* = */ 61;
+}
+
+/**
+ * Where the value of an assignment `KEY=v` (or `--flag=v`) starting at `ks` ends when a quoted string
+ * opens right before it (`-e "PGPASSWORD=a b"`, `["--password=a b"]`, `\\"token=a b\\"`,
+ * `\\u0022token=a b\\u0022`): at that string's close, spaces included, and on if the word goes on
+ * past it (`"KEY=a"b`, then never before `end`, the end of its shell word); at the end of the text
+ * if it is not closed (as an unclosed quote in a word).
+ */
+export function assignmentEnd(s: string, ks: number, v: number, end: number): number {
+  const q = s.charCodeAt(ks - 1);
+  let close: number;
+  if (isQuote(q)) {
+    close = closingQuote(s, v, q, ks - 1 - backslashesBefore(s, ks - 1, Math.max(0, ks - 17)));
+  } else {
+    const word = QUOTE_WORDS_ENDING[q]?.find((w) => ks >= w.length && wordAt(s, ks - w.length, w));
+    if (word === undefined) return end;
+    const at = ks - word.length;
+    const depth = at - backslashesBefore(s, at, Math.max(0, at - 16));
+    // `\u0022` and `\x22` are escapes (a backslash before them); `%22` and `&quot;` are not.
+    if (QUOTE_WORDS.includes(word)) close = depth > 0 ? closingQuoteWord(s, v, word, depth) : -2;
+    else close = indexOfWord(s, word, v);
+    if (close === -2) return end;
+  }
+  if (close < 0) return s.length;
+  const after = pastQuote(s, close);
+  if (!wordGoesOn(s, after)) return close;
+  // A word going on past the close: which reading of the quotes is right cannot be told here, so
+  // never shorter than the shell word.
+  return Math.max(end, wordEnd(s, after));
 }
 
 /** Whether the key from `ks` to `ke` of `s` names what the caller masks. */

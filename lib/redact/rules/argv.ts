@@ -5,7 +5,7 @@
  * ordinary flags survive (`mkdir -p`, `sort -u`).
  */
 
-import { commandEnd, wordEnd } from "../grammar.ts";
+import { assignmentEnd, commandEnd, wordEnd } from "../grammar.ts";
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
 import { type Found, isOneMark, isPlaceholder, isSpace, skipBlanks, spliceFound } from "../scan.ts";
@@ -126,15 +126,19 @@ function argvRule(s: string): string {
     return end;
   };
   /** `--flag=value` or `--flag value`; a following flag or a redirect is not a value. Returns the end. */
-  const valueAfter = (j: number): number => {
+  const valueAfter = (j: number, flagStart = -1): number => {
     let v = j;
-    if (s.charCodeAt(v) === /* = */ 61) v++;
+    const assigned = s.charCodeAt(v) === /* = */ 61;
+    if (assigned) v++;
     else v = skipBlanks(s, v);
     if (v >= s.length) return j;
     const c = s.charCodeAt(v);
     if (c === /* - */ 45 || c === /* < */ 60 || c === /* | */ 124) return j;
-    const end = wordEnd(s, v);
+    let end = wordEnd(s, v);
     if (isOneMark(s, v, end)) return end;
+    // `["--password=a b"]`: the flag opened a quoted string, which the value runs to the close of.
+    if (assigned && flagStart > 0 && c !== /* " */ 34 && c !== /* ' */ 39)
+      end = assignmentEnd(s, flagStart, v, end);
     // A quoted word is masked inside its quotes; one that goes on past them (`'ab'cd`) whole.
     const q = s.charCodeAt(v);
     if ((q === /* " */ 34 || q === /* ' */ 39) && s.charCodeAt(end - 1) === q && end - 1 > v + 1)
@@ -144,7 +148,8 @@ function argvRule(s: string): string {
   // No `includes("--")` first: searching a short word is slow where its first character is
   // frequent (`a-a-a-…`), the whole pattern natively is not.
   LONG_FLAGS.lastIndex = 0;
-  while (LONG_FLAGS.test(s)) LONG_FLAGS.lastIndex = valueAfter(LONG_FLAGS.lastIndex);
+  for (let m = LONG_FLAGS.exec(s); m !== null; m = LONG_FLAGS.exec(s))
+    LONG_FLAGS.lastIndex = valueAfter(LONG_FLAGS.lastIndex, m.index);
   USER_FLAGS.lastIndex = 0;
   while (USER_FLAGS.test(s)) {
     let v = USER_FLAGS.lastIndex;

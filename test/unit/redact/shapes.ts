@@ -200,7 +200,7 @@ const keyValueFragment: fc.Arbitrary<{ text: string; canaries: string[]; form: s
   .tuple(
     keyName,
     fc.constantFrom(...SEPARATORS),
-    fc.integer({ min: 0, max: 16 }),
+    fc.integer({ min: 0, max: 18 }),
     fc.constantFrom(...QUOTES),
     unquotedValue,
     fc.constantFrom(...QUOTES).chain((q) => quotedValue(q).map((v) => ({ q, v }))),
@@ -271,6 +271,19 @@ const keyValueFragment: fc.Arbitrary<{ text: string; canaries: string[]; form: s
           text: `Server=db.internal;User Id=app;${k}=${f1} ${f2};Encrypt=true`,
           canaries: [f1, f2],
           form: "connection-field",
+        };
+      case 16:
+        // An assignment that opens a quoted string: its value runs to the close, spaces included.
+        return {
+          text: `docker run -e ${q}${k}=${f1} ${f2}${q} -e ${q}MODE=prod${q} app`,
+          canaries: [f1, f2],
+          form: "quoted-assignment",
+        };
+      case 17:
+        return {
+          text: `[${q}--${k.replace(/[._]/g, "-")}=${f1} ${f2}${q}, ${q}--verbose${q}]`,
+          canaries: [f1, f2],
+          form: "quoted-flag-assignment",
         };
       default:
         // A command line logged as a list: the flag's value is the next item.
@@ -629,6 +642,7 @@ export const commandShape: fc.Arbitrary<Shape> = fc
       `sshpass -p${p1} ssh deploy@host`,
       `echo '${user}:${p1}' | chpasswd`,
       `echo ${shell} | passwd --stdin ${user}`,
+      `["mysqld", "--password=${p1} ${p2}", "--verbose"]`,
     ];
     const form = pick % forms.length;
     const text = `INFO exec: ${forms[form]!}`;
