@@ -262,8 +262,8 @@ function substitutionEnd(s: string, i: number, open: number): number {
  * End of a shell word starting at `i`: the first whitespace neither quoted nor escaped. Quoted
  * segments, backslash escapes, command substitutions and parameter expansions belong to the word,
  * so `'ab'"c d"ef`, `ab\\ cd`, `$(printf a b)` and SQL's doubled quote `'it''s'` are each one
- * word; an unclosed quote runs to the end. Whether the word sits in
- * text escaped again (JSON in JSON) cannot be told here, so the reading that takes more is taken:
+ * word; an unclosed quote runs to the end. Whether the word sits in text escaped again (JSON in
+ * JSON) cannot be told here, so the reading that takes more is taken:
  * a quote after backslashes (`\\"`, `\\u0022`) opens a segment that closes at the same depth, and
  * backslashes escape the character after them, whitespace too.
  */
@@ -463,10 +463,10 @@ export function assignmentEnd(s: string, ks: number, v: number, end: number): nu
     if (word === undefined) return end;
     const at = ks - word.length;
     const depth = at - backslashesBefore(s, at, Math.max(0, at - 16));
-    // `\u0022` and `\x22` are escapes (a backslash before them); `%22` and `&quot;` are not.
-    if (QUOTE_WORDS.includes(word)) close = depth > 0 ? closingQuoteWord(s, v, word, depth) : -2;
-    else close = indexOfWord(s, word, v);
-    if (close === -2) return end;
+    // `\u0022` and `\x22` are escapes only after a backslash; `%22` and `&quot;` are quotes as written.
+    const escaped = QUOTE_WORDS.includes(word);
+    if (escaped && depth === 0) return end;
+    close = escaped ? closingQuoteWord(s, v, word, depth) : indexOfWord(s, word, v);
   }
   if (close < 0) return s.length;
   const after = pastQuote(s, close);

@@ -110,13 +110,17 @@ function batchPassword(s: string, i: number, add: (start: number, end: number) =
     last = [w, end];
     w = end;
   }
-  if (!batch || last === null || positional < 2 || isOneMark(s, last[0], last[1])) return stop;
-  // A quoted password is masked inside its quotes.
-  const [a, b] = last;
-  const q = s.charCodeAt(a);
-  if ((q === /* " */ 34 || q === /* ' */ 39) && b - a > 2 && s.charCodeAt(b - 1) === q) add(a + 1, b - 1);
-  else add(a, b);
+  if (batch && last !== null && positional >= 2 && !isOneMark(s, last[0], last[1]))
+    addWord(s, last[0], last[1], add);
   return stop;
+}
+
+/** Masks the word `[a, b)`: a quoted one inside its quotes, one that goes on past them (`'ab'cd`) whole. */
+function addWord(s: string, a: number, b: number, add: (start: number, end: number) => number): number {
+  const q = s.charCodeAt(a);
+  if ((q === /* " */ 34 || q === /* ' */ 39) && s.charCodeAt(b - 1) === q && b - a > 2)
+    return add(a + 1, b - 1);
+  return add(a, b);
 }
 
 function argvRule(s: string): string {
@@ -139,11 +143,7 @@ function argvRule(s: string): string {
     // `["--password=a b"]`: the flag opened a quoted string, which the value runs to the close of.
     if (assigned && flagStart > 0 && c !== /* " */ 34 && c !== /* ' */ 39)
       end = assignmentEnd(s, flagStart, v, end);
-    // A quoted word is masked inside its quotes; one that goes on past them (`'ab'cd`) whole.
-    const q = s.charCodeAt(v);
-    if ((q === /* " */ 34 || q === /* ' */ 39) && s.charCodeAt(end - 1) === q && end - 1 > v + 1)
-      return add(v + 1, end - 1);
-    return end > v ? add(v, end) : j;
+    return end > v ? addWord(s, v, end, add) : j;
   };
   // No `includes("--")` first: searching a short word is slow where its first character is
   // frequent (`a-a-a-…`), the whole pattern natively is not.
