@@ -85,6 +85,17 @@ const RESIDUE: Array<[string, string, string]> = [
     "config: password: >-\\n  Sup3rS3cret",
     "Sup3rS3cret",
   ],
+  ["a key ending in `pw`: too common a pair of letters to be a trigger", "DB_PW=Sup3rS3cret", "Sup3rS3cret"],
+  [
+    "a connection string's first field, where nothing before it says it is one",
+    "Password=Sup3r S3cret;Server=db",
+    "S3cret;Server",
+  ],
+  [
+    "Windows' `net use` with its password last",
+    "net use \\\\files\\share /user:corp\\bob Sup3rS3cret",
+    "Sup3rS3cret",
+  ],
 ];
 
 describe("must survive", () => {
