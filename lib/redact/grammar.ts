@@ -418,6 +418,12 @@ function elementText(
   while (gt < limit && s.charCodeAt(gt) !== /* > */ 62 && s.charCodeAt(gt) !== /* < */ 60) gt++;
   if (s.charCodeAt(gt) !== /* > */ 62 || s.charCodeAt(gt - 1) === /* slash */ 47) return null;
   if (secret !== undefined && !secret(s, ks, ke)) return null;
+  // `<password><![CDATA[v]]></password>`: the section whole, markup included.
+  const text = skipBlanks(s, gt + 1);
+  if (wordAt(s, text, "<![cdata[")) {
+    const close = s.indexOf("]]>", text + 9);
+    return { start: gt + 1, end: close < 0 ? s.length : close + 3, quoted: true };
+  }
   const lt = s.indexOf("<", gt + 1);
   const end = lt < 0 ? s.length : lt;
   return end > gt + 1 ? { start: gt + 1, end, quoted: true } : null;

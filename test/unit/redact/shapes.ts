@@ -200,7 +200,7 @@ const keyValueFragment: fc.Arbitrary<{ text: string; canaries: string[]; form: s
   .tuple(
     keyName,
     fc.constantFrom(...SEPARATORS),
-    fc.integer({ min: 0, max: 18 }),
+    fc.integer({ min: 0, max: 19 }),
     fc.constantFrom(...QUOTES),
     unquotedValue,
     fc.constantFrom(...QUOTES).chain((q) => quotedValue(q).map((v) => ({ q, v }))),
@@ -284,6 +284,13 @@ const keyValueFragment: fc.Arbitrary<{ text: string; canaries: string[]; form: s
           text: `[${q}--${k.replace(/[._]/g, "-")}=${f1} ${f2}${q}, ${q}--verbose${q}]`,
           canaries: [f1, f2],
           form: "quoted-flag-assignment",
+        };
+      case 18:
+        // An XML element's text in a CDATA section, which may hold markup.
+        return {
+          text: `<${k}><![CDATA[${v.text.replaceAll("]]>", "")} <${f1}/>]]></${k}>`,
+          canaries: [...v.canaries, f1],
+          form: "xml-cdata",
         };
       default:
         // A command line logged as a list: the flag's value is the next item.
