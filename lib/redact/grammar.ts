@@ -112,6 +112,11 @@ export interface ValueSpan {
   start: number;
   end: number;
   quoted: boolean;
+  /**
+   * YAML's node properties written before the value (`password: !!str v`, `&anchor`): masked as
+   * well, since what looks like a tag may be the secret itself (`password: !s3cret (from env)`).
+   */
+  properties?: { start: number; end: number };
 }
 
 /**
@@ -359,7 +364,9 @@ export function valueAfterKey(
   if (sep >= 0) {
     const assigned = closed === ke && sep === ke + 1 && s.charCodeAt(ke) === /* = */ 61;
     j = skipBlanks(s, sep);
-    const value = judgedValueAt(s, skipValueOpen(s, j), ending, secret, ks, ke);
+    const properties = ending === "word" ? nodePropertiesEnd(s, j) : j;
+    const value = judgedValueAt(s, skipValueOpen(s, properties), ending, secret, ks, ke);
+    if (value !== null && properties > j) value.properties = { start: j, end: blankBefore(s, properties) };
     // `-e "PGPASSWORD=a b"`: an assignment that opens a quoted string is valued to its close.
     // (A value already masked whole, one marker, stays as it is: redacting again changes nothing.)
     if (
@@ -400,6 +407,42 @@ export function valueAfterKey(
     if (flag && j > closed && c !== /* - */ 45) return judgedValueAt(s, j, ending, secret, ks, ke);
   }
   return null;
+}
+
+/** The longest YAML tag or anchor read before a value. */
+const NODE_PROPERTY_MAX = 64;
+
+/**
+ * Past YAML's node properties at `j`, a tag (`!`, `!!str`, `!<tag:yaml.org,2002:str>`) and an anchor
+ * (`&name`), in either order, each followed by blanks and then more: `j` itself when there are none.
+ */
+function nodePropertiesEnd(s: string, j: number): number {
+  for (let n = 0; n < 2; n++) {
+    const c = s.charCodeAt(j);
+    if (c !== /* ! */ 33 && c !== /* & */ 38) return j;
+    let e = j + 1;
+    const limit = Math.min(s.length, j + NODE_PROPERTY_MAX);
+    // A property is its whole word, escapes included (`&a\\t!!str`, escaped once). An anchor holds
+    // no `;` (`&quot;`, `&#34;` are quotes) and is not `&&`; the property must end in a blank.
+    while (e < limit && !isSpace(s.charCodeAt(e)) && (c === /* ! */ 33 || isAnchorChar(s.charCodeAt(e)))) e++;
+    if (
+      (c === /* & */ 38 && e === j + 1) ||
+      (s.charCodeAt(e) !== /* space */ 32 && s.charCodeAt(e) !== /* tab */ 9)
+    )
+      return j;
+    const next = skipBlanks(s, e);
+    if (next >= s.length || isSpace(s.charCodeAt(next))) return j;
+    j = next;
+  }
+  return j;
+}
+
+const isAnchorChar = (c: number) => c !== /* ; */ 59 && c !== /* & */ 38;
+
+/** The end of the non-blank text before the blanks that end at `i`. */
+function blankBefore(s: string, i: number): number {
+  while (i > 0 && (s.charCodeAt(i - 1) === /* space */ 32 || s.charCodeAt(i - 1) === /* tab */ 9)) i--;
+  return i;
 }
 
 /**

@@ -199,9 +199,18 @@ function keyValueRule(s: string): string {
       }
     }
     if (value === null || value.end <= value.start) continue;
-    if (isOneMark(s, value.start, value.end)) continue;
-    spans.push(value.start, value.end);
-    reps.push(M["key-value"]);
+    // A value already one marker stays as it is; YAML properties before it are masked all the same.
+    const { properties } = value;
+    const masked = !isOneMark(s, value.start, value.end);
+    if (!masked && properties === undefined) continue;
+    if (properties !== undefined) {
+      spans.push(properties.start, properties.end);
+      reps.push(M["key-value"]);
+    }
+    if (masked) {
+      spans.push(value.start, value.end);
+      reps.push(M["key-value"]);
+    }
     CANDIDATES.lastIndex = Math.max(value.end, ke);
     floor = CANDIDATES.lastIndex;
     valueEnd = floor;

@@ -200,14 +200,15 @@ const keyValueFragment: fc.Arbitrary<{ text: string; canaries: string[]; form: s
   .tuple(
     keyName,
     fc.constantFrom(...SEPARATORS),
-    fc.integer({ min: 0, max: 19 }),
+    fc.integer({ min: 0, max: 20 }),
     fc.constantFrom(...QUOTES),
     unquotedValue,
     fc.constantFrom(...QUOTES).chain((q) => quotedValue(q).map((v) => ({ q, v }))),
     shellWord,
     fc.tuple(segment, segment),
+    fc.integer({ min: 0, max: 15 }),
   )
-  .map(([k, sep, form, kq, uv, { q, v }, sw, [f1, f2]]) => {
+  .map(([k, sep, form, kq, uv, { q, v }, sw, [f1, f2], pick]) => {
     const qv = `${q}${v.text}${q}`;
     switch (form) {
       case 0:
@@ -285,6 +286,25 @@ const keyValueFragment: fc.Arbitrary<{ text: string; canaries: string[]; form: s
           canaries: [f1, f2],
           form: "quoted-flag-assignment",
         };
+      case 19: {
+        // YAML's node properties before the value; what looks like a tag may be the secret itself.
+        const tags = [
+          "!!str",
+          "!!binary",
+          `&${f1}`,
+          `!${f1}`,
+          "!<tag:yaml.org,2002:str>",
+          `&${f1}\t!!str`,
+          `!!str &${f1}`,
+          "!",
+        ];
+        const value = pick % 2 === 0 ? uv : { text: qv, canaries: v.canaries };
+        return {
+          text: `${k}: ${tags[pick >> 1]} ${value.text}`,
+          canaries: [...value.canaries, ...(tags[pick >> 1]?.includes(f1) ? [f1] : [])],
+          form: "yaml-properties",
+        };
+      }
       case 18:
         // An XML element's text in a CDATA section, which may hold markup.
         return {
