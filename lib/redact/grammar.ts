@@ -27,10 +27,11 @@ export const quoteWordLength = (s: string, i: number): number =>
   QUOTE_WORDS.find((q) => wordAt(s, i, q))?.length ?? 0;
 
 const isQuote = (c: number): boolean => c === /* " */ 34 || c === /* ' */ 39 || c === /* backtick */ 96;
+const isDigit = (c: number): boolean => c >= /* 0 */ 48 && c <= /* 9 */ 57;
 
 /**
  * Index past the decorations that close a key (or open a value) at `i`: quotes of any kind and
- * escaping depth (`"`, `\"`, `\\\"`, `\u0022`, `%22`, `&quot;`) and closing brackets. Bounded.
+ * escaping depth (`"`, `\"`, `\\\"`, `\u0022`, `%22`, `&quot;`) and closing brackets, an array key's index. Bounded.
  */
 export function skipKeyClose(s: string, i: number): number {
   const limit = Math.min(s.length, i + 32);
@@ -40,6 +41,14 @@ export function skipKeyClose(s: string, i: number): number {
     if (c === /* backslash */ 92 && escapedSeparatorEnd(s, i) >= 0) break;
     if (isQuote(c) || c === /* backslash */ 92 || c === /* ] */ 93) {
       i++;
+      continue;
+    }
+    // An array key's index: `password[]=`, `password[0]=` (PHP's and Rails' form fields).
+    if (c === /* [ */ 91) {
+      let d = i + 1;
+      while (d < limit && d < i + 6 && isDigit(s.charCodeAt(d))) d++;
+      if (s.charCodeAt(d) !== /* ] */ 93) break;
+      i = d + 1;
       continue;
     }
     if (c === /* u */ 117 || c === /* x */ 120) {

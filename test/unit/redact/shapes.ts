@@ -218,7 +218,12 @@ const keyValueFragment: fc.Arbitrary<{ text: string; canaries: string[]; form: s
       case 2:
         return { text: `${kq}${k}${kq}${sep}${qv}`, canaries: v.canaries, form: "quoted" };
       case 3:
-        return { text: `config[${k}]${sep}${uv.text}`, canaries: uv.canaries, form: "bracketed" };
+        // An array field's key has an index, empty or not (`password[]=`, `config[password][0]=`).
+        return {
+          text: `${pick & 4 ? `config[${k}]` : k}${["", "[]", "[0]", "[12]"][pick % 4]}${sep}${uv.text}`,
+          canaries: uv.canaries,
+          form: "bracketed",
+        };
       case 4:
         return { text: `params["${k}"]${sep}${qv}`, canaries: v.canaries, form: "bracketed-quoted" };
       case 5:
