@@ -119,19 +119,25 @@ function judgeKey(key: string): boolean {
 }
 
 /**
- * Whether the word holding the key at `ks` is the first argument of a `set` command
- * (`aws configure set aws_secret_access_key v`, `npm config set //host/:_authToken v`).
+ * Whether the word holding the key at `ks` is the first argument of a command that sets it:
+ * `set` (`aws configure set aws_secret_access_key v`, `npm config set //host/:_authToken v`), csh's
+ * and Apache's `setenv`/`SetEnv`, a Dockerfile's `ENV KEY value` (upper case, as Dockerfiles write
+ * it: `env` in prose is a word).
  */
 function isSetArgument(s: string, ks: number): boolean {
   let w = ks;
   const stop = Math.max(0, ks - 256);
   while (w > stop && !isSpace(s.charCodeAt(w - 1))) w--;
-  return (
-    w >= 4 &&
-    isSpace(s.charCodeAt(w - 1)) &&
-    wordAt(s, w - 4, "set") &&
-    (w === 4 || isSpace(s.charCodeAt(w - 5)))
-  );
+  if (w < 4 || !isSpace(s.charCodeAt(w - 1))) return false;
+  // The word before, from `a` to `b`: a setter has 3 or 6 letters and ends in `t` or `v`.
+  const b = w - 1;
+  const last = s.charCodeAt(b - 1) | 0x20;
+  if (last !== /* t */ 116 && last !== /* v */ 118) return false;
+  let a = b;
+  while (a > 0 && a > b - 7 && !isSpace(s.charCodeAt(a - 1))) a--;
+  if (a > 0 && !isSpace(s.charCodeAt(a - 1))) return false;
+  const n = b - a;
+  return (n === 3 && (wordAt(s, a, "set") || s.startsWith("ENV", a))) || (n === 6 && wordAt(s, a, "setenv"));
 }
 
 /** Words that make `<word> key` a secret's key, by length. */
@@ -193,7 +199,7 @@ function keyValueRule(s: string): string {
       // then the key is judged, then where the value ends is looked for.
       value = valueAfterKey(s, ks, ke, s.charCodeAt(ks) === /* - */ 45, isSecretKeyAt);
       if (value === null && isSpace(s.charCodeAt(ke)) && isSetArgument(s, ks) && isSecretKeyAt(s, ks, ke)) {
-        // `set KEY VALUE` (`aws configure set`, `npm config set`, Redis's `CONFIG SET`).
+        // `set KEY VALUE` (`aws configure set`, `npm config set`, Redis's `CONFIG SET`), `ENV KEY VALUE`.
         const v = skipBlanks(s, ke);
         if (s.charCodeAt(v) !== /* - */ 45) value = valueAt(s, v);
       }
