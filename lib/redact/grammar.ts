@@ -7,7 +7,7 @@
  * closing quote, and where a run ends is searched once per run of the line (`firstOfClass`).
  */
 import { numericReference } from "./escapes.ts";
-import { firstOfClass, isAlnum, isOneMark, isSpace, skipBlanks, spaceFrom } from "./scan.ts";
+import { firstMatch, firstOfClass, isAlnum, isOneMark, isSpace, skipBlanks, spaceFrom } from "./scan.ts";
 
 const lower = (c: number): number => (c >= /* A */ 65 && c <= /* Z */ 90 ? c + 32 : c);
 
@@ -390,6 +390,8 @@ export function valueAfterKey(
   }
   // XML/HTML element: `<password>v</password>`, `<password type="x">v<`.
   if (s.charCodeAt(ks - 1) === /* < */ 60 && closed === ke) return elementText(s, ke, secret, ks, ke);
+  const escaped = escapedElementText(s, ks, ke, secret);
+  if (escaped !== undefined) return escaped;
   if (j > closed || closed > ke) {
     const c = s.charCodeAt(j);
     // SQL and prose: `PASSWORD 'v'`, `password "v"`.
@@ -479,6 +481,39 @@ function elementText(
   const lt = s.indexOf("<", gt + 1);
   const end = lt < 0 ? s.length : lt;
   return end > gt + 1 ? { start: gt + 1, end, quoted: true } : null;
+}
+
+/** `<` and `>` escaped, as JSON and as HTML write them: their letters, any case, searched natively. */
+const ESCAPED_ANGLES = {
+  json: { nextOpen: firstMatch(/u003c/gi), nextClose: firstMatch(/u003e/gi), close: 5 },
+  html: { nextOpen: firstMatch(/&lt;/gi), nextClose: firstMatch(/&gt;/gi), close: 4 },
+};
+
+/**
+ * The text of an element whose `<` and `>` are escaped, as JSON writes them (`\u003cpassword\u003e`:
+ * Go's and Gson's encoders always do) or HTML does (`&lt;password&gt;`): from its start tag's end
+ * (within 256 characters, attributes allowed) up to the next `<` escaped the same way. `undefined`
+ * when the key is no such element's name.
+ */
+function escapedElementText(
+  s: string,
+  ks: number,
+  ke: number,
+  secret: KeyJudge | undefined,
+): ValueSpan | null | undefined {
+  const json = ks >= 6 && s.charCodeAt(ks - 6) === /* backslash */ 92 && wordAt(s, ks - 5, "u003c");
+  if (!json && !(ks >= 4 && wordAt(s, ks - 4, "&lt;"))) return undefined;
+  const angles = json ? ESCAPED_ANGLES.json : ESCAPED_ANGLES.html;
+  // The searches remember their last answer: the keys of a line of unclosed tags scan it once.
+  const gt = angles.nextClose(s, ke);
+  if (gt < 0 || gt >= ke + 256) return undefined;
+  const tagEnd = json ? backslashesBefore(s, gt, ke) : gt;
+  if (s.charCodeAt(tagEnd - 1) === /* slash */ 47) return null;
+  if (secret !== undefined && !secret(s, ks, ke)) return null;
+  const start = gt + angles.close;
+  const next = angles.nextOpen(s, start);
+  const end = next < 0 ? s.length : json ? backslashesBefore(s, next, start) : next;
+  return end > start ? { start, end, quoted: true } : null;
 }
 
 /** The quote words (escaped and encoded), by the code of their last character. */

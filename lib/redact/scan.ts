@@ -145,6 +145,29 @@ export function firstOfClass(re: RegExp): (s: string, i: number) => number {
   };
 }
 
+/**
+ * `firstOfClass` for a pattern of several characters: where its first match at or after `i` starts,
+ * or -1, remembering the last answer the same way (a later search from before that match, or from
+ * anywhere when there was none, is answered without scanning).
+ */
+export function firstMatch(re: RegExp): (s: string, i: number) => number {
+  let text = "";
+  let from = 0;
+  let at = -1;
+  return (s, i) => {
+    if (i >= from && (at < 0 || i <= at) && s === text) {
+      text = s;
+      return at;
+    }
+    re.lastIndex = i;
+    const m = re.exec(s);
+    text = s;
+    from = i;
+    at = m === null ? -1 : m.index;
+    return at;
+  };
+}
+
 /** Whitespace as `isSpace` has it, searched natively. */
 const nextSpace = firstOfClass(/[\x00-\x20]/g);
 

@@ -166,10 +166,10 @@ function keyValueRule(s: string): string {
     const limit = Math.max(floor, ks - MAX_KEY - 1);
     while (ks > limit && isKeyChar(s.charCodeAt(ks - 1))) ks--;
     const longer = ks === limit && ks > floor && isKeyChar(s.charCodeAt(ks - 1));
-    // An escaped quote before the key (`\u0022--db-pass`) is not part of it.
+    // An escaped quote or `<` before the key (`\u0022--db-pass`, `\u003cpassword`) is not part of it.
     if (s.charCodeAt(ks - 1) === /* backslash */ 92) {
-      const quote = quoteWordLength(s, ks);
-      if (quote > 0 && ks + quote <= m.index) ks += quote;
+      const escaped = quoteWordLength(s, ks) || (wordAt(s, ks, "u003c") ? 5 : 0);
+      if (escaped > 0 && ks + escaped <= m.index) ks += escaped;
     }
     let ke = CANDIDATES.lastIndex;
     // `password->v`: the arrow's `-` is not part of the key.

@@ -9,6 +9,7 @@ import { RULES, redactChain } from "../../../lib/redact/index.ts";
 import { M } from "../../../lib/redact/marks.ts";
 import {
   currentLedger,
+  firstMatch,
   isPlaceholder,
   MARK_CODE,
   OTHER_CODE,
@@ -93,6 +94,29 @@ describe("spaceFrom", () => {
           let expected = before;
           while (expected < s.length && s.charCodeAt(expected) > 0x20) expected++;
           expect(spaceFrom(s, before)).toBe(expected);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe("firstMatch", () => {
+  it("answers every search in any order as a fresh search would, over one text and over equal copies", () => {
+    fc.assert(
+      fc.property(
+        // Pieces that make matches, near-matches and matches glued to each other.
+        fc.array(fc.constantFrom("u003c", "U003C", "u003", "003c", "x", "\\", "u"), { maxLength: 12 }),
+        fc.array(fc.tuple(fc.nat(64), fc.boolean()), { minLength: 1, maxLength: 16 }),
+        (pieces, queries) => {
+          const text = pieces.join("");
+          const search = firstMatch(/u003c/gi);
+          for (const [i, copy] of queries) {
+            // An equal text in another string object (a copy built from parts) answers the same.
+            const s = copy ? [...text].join("") : text;
+            const low = s.toLowerCase();
+            expect(search(s, i)).toBe(i > s.length ? -1 : low.indexOf("u003c", i));
+          }
         },
       ),
       { numRuns: 500 },

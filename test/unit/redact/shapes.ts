@@ -200,7 +200,7 @@ const keyValueFragment: fc.Arbitrary<{ text: string; canaries: string[]; form: s
   .tuple(
     keyName,
     fc.constantFrom(...SEPARATORS),
-    fc.integer({ min: 0, max: 20 }),
+    fc.integer({ min: 0, max: 21 }),
     fc.constantFrom(...QUOTES),
     unquotedValue,
     fc.constantFrom(...QUOTES).chain((q) => quotedValue(q).map((v) => ({ q, v }))),
@@ -317,6 +317,16 @@ const keyValueFragment: fc.Arbitrary<{ text: string; canaries: string[]; form: s
           canaries: [...v.canaries, f1],
           form: "xml-cdata",
         };
+      case 20: {
+        // An element escaped as JSON (Go's encoder writes `<` and `>` so) or HTML writes it.
+        const [lt, gt] = pick % 2 === 0 ? ["\\u003c", "\\u003e"] : ["&lt;", "&gt;"];
+        const attribute = pick & 2 ? ` type=${q}string${q}` : "";
+        return {
+          text: `${lt}${k}${attribute}${gt}${v.text.replace(/[<>&\\]/g, "")}${lt}/${k}${gt}`,
+          canaries: v.canaries,
+          form: "xml-escaped",
+        };
+      }
       default:
         // A command line logged as a list: the flag's value is the next item.
         return {
