@@ -27,7 +27,17 @@ export const quoteWordLength = (s: string, i: number): number =>
   QUOTE_WORDS.find((q) => wordAt(s, i, q))?.length ?? 0;
 
 const isQuote = (c: number): boolean => c === /* " */ 34 || c === /* ' */ 39 || c === /* backtick */ 96;
-const isDigit = (c: number): boolean => c >= /* 0 */ 48 && c <= /* 9 */ 57;
+/** What an index between brackets may hold: not white space, a quote, a bracket, `=`, `:`, `<` or `>`. */
+const isIndexChar = (c: number): boolean =>
+  c > /* space */ 32 &&
+  !isQuote(c) &&
+  c !== /* [ */ 91 &&
+  c !== /* ] */ 93 &&
+  c !== /* = */ 61 &&
+  c !== /* : */ 58 &&
+  c !== /* < */ 60 &&
+  c !== /* > */ 62 &&
+  c !== 127;
 
 /**
  * Index past the decorations that close a key (or open a value) at `i`: quotes of any kind and
@@ -43,10 +53,11 @@ export function skipKeyClose(s: string, i: number): number {
       i++;
       continue;
     }
-    // An array key's index: `password[]=`, `password[0]=` (PHP's and Rails' form fields).
+    // An index after the key: `password[]=`, `password[0]=` (PHP's and Rails' form fields), written
+    // in any escape (`[%31]`), or a name (`password[new]=`): up to 24 characters, no space or quote.
     if (c === /* [ */ 91) {
       let d = i + 1;
-      while (d < limit && d < i + 6 && isDigit(s.charCodeAt(d))) d++;
+      while (d < i + 25 && isIndexChar(s.charCodeAt(d))) d++;
       if (s.charCodeAt(d) !== /* ] */ 93) break;
       i = d + 1;
       continue;

@@ -218,9 +218,9 @@ const keyValueFragment: fc.Arbitrary<{ text: string; canaries: string[]; form: s
       case 2:
         return { text: `${kq}${k}${kq}${sep}${qv}`, canaries: v.canaries, form: "quoted" };
       case 3:
-        // An array field's key has an index, empty or not (`password[]=`, `config[password][0]=`).
+        // An array field's key has an index, empty or not, or a name (`password[]=`, `config[password][0]=`).
         return {
-          text: `${pick & 4 ? `config[${k}]` : k}${["", "[]", "[0]", "[12]"][pick % 4]}${sep}${uv.text}`,
+          text: `${pick & 4 ? `config[${k}]` : k}${["", "[]", "[0]", "[12]", "[new]"][pick % 5]}${sep}${uv.text}`,
           canaries: uv.canaries,
           form: "bracketed",
         };
