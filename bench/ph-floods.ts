@@ -53,6 +53,7 @@ const PIECES = [
     "→",
   ],
   ...["$(", "${", ")", "<-", "htpasswd -b ", "ldapsearch -w", "smbclient -U ", "| chpasswd", "Password="],
+  ...["\\u003c", "\\u003e", "&lt;", "&gt;", "<![CDATA[", "]]>", "!!str ", "&a ", "[0]", "ENV ", "setenv "],
 ];
 const GENERATED = 400;
 const LINE = 32_768;
