@@ -36,6 +36,11 @@ const SURVIVES = [
   "useradd -m -s /bin/bash bob; ldapsearch -x -b dc=example uid=bob; smbclient -L //files -N",
   "htpasswd -D /etc/nginx/.htpasswd bob && htpasswd -c /etc/nginx/.htpasswd bob",
   "echo started | tee -a log",
+  "missing env TOKEN in the environment",
+  "&lt;password/&gt; is empty and \\u003cpassword/\\u003e too",
+  "settings: !include common.yaml",
+  "cond && password_check && ok",
+  "Step 3/9 : ENV PATH /usr/local/bin",
 ];
 
 /** [line, the visible part that a reader could mistake for a secret] */
@@ -66,7 +71,7 @@ const RESIDUE: Array<[string, string, string]> = [
   ],
   ["confusable letters (Cyrillic а in pаssword) are not folded", "p\u0430ssword=Sup3rS3cret", "Sup3rS3cret"],
   [
-    "a key and its value separated by a space alone, outside flags, SQL and `set`",
+    "a key and its value separated by a space alone, outside flags, SQL and the commands that set a key",
     "the password Sup3rS3cret was rejected",
     "Sup3rS3cret",
   ],
@@ -91,6 +96,9 @@ const RESIDUE: Array<[string, string, string]> = [
     "Password=Sup3r S3cret;Server=db",
     "S3cret;Server",
   ],
+  ["a value introduced by words", "the password is Sup3rS3cret", "Sup3rS3cret"],
+  ["a separator the grammar does not know", "password <= Sup3rS3cret", "Sup3rS3cret"],
+  ["Lisp's association pair", '(password . "Sup3rS3cret")', "Sup3rS3cret"],
   [
     "Windows' `net use` with its password last",
     "net use \\\\files\\share /user:corp\\bob Sup3rS3cret",
