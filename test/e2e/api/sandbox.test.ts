@@ -211,6 +211,18 @@ describe("the local stack with an openshell block", () => {
     expect(again.records).toEqual([]);
   });
 
+  it("a warm cursor poll makes one GetSandboxLogs call and no cluster call (counted)", async () => {
+    const first = await page("tailLines=50");
+    // Every call the simulators served: OpenShell's per method, the cluster's in all.
+    const grpc = () => stack.openshell.sim!.counts()[GATEWAY]!;
+    const cluster = () => stack.sim.stats().total.requests;
+    const before = { grpc: grpc(), cluster: cluster() };
+    const next = await page(`cursor=${encodeURIComponent(first.cursor!)}`);
+    expect(next.cursor).toEqual(expect.any(String));
+    expect(grpc()).toEqual({ health: before.grpc.health, getSandboxLogs: before.grpc.getSandboxLogs + 1 });
+    expect(cluster()).toBe(before.cluster);
+  });
+
   it("downloads <agent>-<deployment>-sandbox.log with its header line", async () => {
     const r = await get(`${LOGS}/download?source=sandbox`);
     expect(r.status).toBe(200);
