@@ -1,8 +1,10 @@
 /**
  * `argv`: command-line secrets (`--password v`, `-u user:pass`, `curl -U`, `mysql -pSECRET`,
  * `redis-cli -a`, `sshpass -p`, `vault login TOKEN`, `docker login -p`, `openssl -k`,
- * `-passin pass:…`, `ldapsearch -w`, `htpasswd -b`, what is echoed into `chpasswd`…) while
- * ordinary flags survive (`mkdir -p`, `sort -u`).
+ * `-passin pass:…`, `ldapsearch -w`, `htpasswd -b`, what is echoed into `chpasswd`…), the values
+ * given to secret stores (`gh secret set --body`, `az keyvault secret set --value`, what is piped
+ * into `docker secret create`…) and to PowerShell's `ConvertTo-SecureString`, while ordinary flags
+ * survive (`mkdir -p`, `sort -u`).
  */
 
 import { assignmentEnd, commandEnd, wordEnd } from "../grammar.ts";
@@ -60,14 +62,26 @@ const SMB = /\b(?:smbclient|rpcclient|smbcacls|smbget|smbmap)\b/;
 const SMB_U = /\s(?:-U|--user=?)/g;
 /** `htpasswd -b [file] user password`: in batch mode the password is the last argument. */
 const HTPASSWD = /\bhtpasswd\b/g;
-/** Where a command reads a password from its standard input: what is echoed into it is one. */
-const STDIN_READERS = /--password-stdin|\bchpasswd\b|\bpasswd\s+--stdin\b/g;
+/**
+ * Where a command reads a password from its standard input: what is echoed into it is one. Secret
+ * stores read the secret there when no value is given (`gh secret set NAME`, `wrangler secret put`,
+ * `docker secret create NAME -`, `gcloud secrets create|versions add … --data-file=-`, `vercel env add`).
+ */
+const STDIN_READERS =
+  /--password-stdin|\bchpasswd\b|\bpasswd\s+--stdin\b|\bsecrets?\s+(?:set|put|create|add|import)\b|\bsecrets\s+versions\s+add\b|\bvercel\s+env\s+add\b/g;
+/** Secret stores whose flag takes the secret itself: GitHub's `--body`/`-b`, Azure's and SSM's `--value`. */
+const GH_SECRET = /\bgh\s+secret\s+set\b/;
+const GH_SECRET_BODY = /\s(?:--body|-b)(?=[= ])/g;
+const STORE_VALUE = /\b(?:keyvault\s+secret\s+set|ssm\s+put-parameter)\b/;
+const STORE_VALUE_FLAG = /\s--value(?=[= ])/g;
+/** PowerShell's `ConvertTo-SecureString "v" -AsPlainText`: the string is its one positional argument, or `-String`. */
+const SECURE_STRING = /\bConvertTo-SecureString\b/gi;
 /**
  * The words that name the commands above (and OpenSSL's `pass:`), found in one native scan first:
  * most text names none of them, and each check after it is a look-up instead of a search.
  */
 const COMMAND_WORDS =
-  /\b(?:mysql|mariadb|redis-cli|sshpass|vault|login|openssl|mongo|sqlcmd|bcp|osql|rabbitmqctl|AUTH|stdin|chpasswd|htpasswd|ldap|zip|unzip|7z|mosquitto|useradd|usermod|smb|rpcclient|pass:)/g;
+  /\b(?:mysql|mariadb|redis-cli|sshpass|vault|login|openssl|mongo|sqlcmd|bcp|osql|rabbitmqctl|AUTH|stdin|chpasswd|htpasswd|ldap|zip|unzip|7z|mosquitto|useradd|usermod|smb|rpcclient|pass:|secrets?\s+(?:set|put|create|add|import|versions)|vercel|ssm|SecureString|securestring)/g;
 
 /**
  * The `COMMAND_WORDS` at the start of a word in `s` (as every regex below wants them: a word
@@ -76,7 +90,9 @@ const COMMAND_WORDS =
 function commandWordsIn(s: string): Set<string> {
   const words = new Set<string>();
   COMMAND_WORDS.lastIndex = 0;
-  for (let m = COMMAND_WORDS.exec(s); m !== null; m = COMMAND_WORDS.exec(s)) words.add(m[0]);
+  for (let m = COMMAND_WORDS.exec(s); m !== null; m = COMMAND_WORDS.exec(s))
+    // A secret store's verb is looked up as `secret` (`secret set`, `secrets versions add`).
+    words.add(m[0].startsWith("secret") ? "secret" : m[0]);
   return words;
 }
 
@@ -112,6 +128,32 @@ function batchPassword(s: string, i: number, add: (start: number, end: number) =
   }
   if (batch && last !== null && positional >= 2 && !isOneMark(s, last[0], last[1]))
     addWord(s, last[0], last[1], add);
+  return stop;
+}
+
+/**
+ * After `ConvertTo-SecureString` (its words from `i`): the string it converts, its one positional
+ * argument or the value of `-String` (PowerShell's parameters, any case; `-Key` and `-SecureKey` take
+ * a value too). Returns where its scan ended.
+ */
+function secureStringArguments(s: string, i: number, add: (start: number, end: number) => number): number {
+  const stop = commandEnd(s, i);
+  for (let w = skipBlanks(s, i); w < stop; w = skipBlanks(s, w)) {
+    let end = Math.min(wordEnd(s, w), stop);
+    if (end <= w) break;
+    // A closing parenthesis ends the call: `(ConvertTo-SecureString "v" -AsPlainText -Force)`.
+    while (end > w + 1 && s.charCodeAt(end - 1) === /* ) */ 41) end--;
+    if (s.charCodeAt(w) !== /* - */ 45) {
+      if (!isOneMark(s, w, end)) addWord(s, w, end, add);
+    } else if (/^-(?:string|key|securekey)$/i.test(s.slice(w, end))) {
+      const v = skipBlanks(s, end);
+      const valueEnd = Math.min(wordEnd(s, v), stop);
+      if (valueEnd > v && !isOneMark(s, v, valueEnd)) addWord(s, v, valueEnd, add);
+      end = Math.max(end, valueEnd);
+    }
+    if (end < wordEnd(s, w)) return end;
+    w = end;
+  }
   return stop;
 }
 
@@ -227,7 +269,7 @@ function argvRule(s: string): string {
   if (redis !== null) {
     wordsAfter("AUTH", REDIS_AUTH, true, redis.index, commandEnd(s, redis.index));
   }
-  if (named("stdin", "chpasswd")) {
+  if (named("stdin", "chpasswd", "secret", "vercel")) {
     // Only what is echoed into the pipe: the echo's words up to `|`, if a command there reads a
     // password from stdin.
     ECHO.lastIndex = 0;
@@ -263,6 +305,13 @@ function argvRule(s: string): string {
     while (HTPASSWD.test(s)) HTPASSWD.lastIndex = batchPassword(s, HTPASSWD.lastIndex, add);
   }
   flagValuesAfter(LOGIN, LOGIN_P, named("login"));
+  flagValuesAfter(GH_SECRET, GH_SECRET_BODY, named("secret"));
+  flagValuesAfter(STORE_VALUE, STORE_VALUE_FLAG, named("secret", "ssm"));
+  if (named("SecureString", "securestring")) {
+    SECURE_STRING.lastIndex = 0;
+    while (SECURE_STRING.test(s))
+      SECURE_STRING.lastIndex = secureStringArguments(s, SECURE_STRING.lastIndex, add);
+  }
   flagValuesAfter(OPENSSL, OPENSSL_K, named("openssl"));
   if (named("pass:")) {
     PASS_SOURCE.lastIndex = 0;
@@ -293,6 +342,8 @@ export const argv: Rule = {
     // secrets follow no flag above. Few words, and sharing first characters with the others: each
     // first character a group adds slows the confirming scan on random text.
     ...["passwd", "-w"],
+    // Secret stores fed through a pipe or a flag, and PowerShell's secure strings.
+    ...["secret", "--value", "vercel", "securestring"],
   ],
   apply: argvRule,
 };

@@ -120,24 +120,48 @@ function judgeKey(key: string): boolean {
 
 /**
  * Whether the word holding the key at `ks` is the first argument of a command that sets it:
- * `set` (`aws configure set aws_secret_access_key v`, `npm config set //host/:_authToken v`), csh's
- * and Apache's `setenv`/`SetEnv`, a Dockerfile's `ENV KEY value` (upper case, as Dockerfiles write
- * it: `env` in prose is a word).
+ * `set` (`aws configure set aws_secret_access_key v`, `npm config set //host/:_authToken v`, fish's
+ * `set -gx KEY v`), Windows' `setx`, csh's and Apache's `setenv`/`SetEnv`, a Dockerfile's
+ * `ENV KEY value` (upper case, as Dockerfiles write it: `env` in prose is a word).
  */
 function isSetArgument(s: string, ks: number): boolean {
   let w = ks;
   const stop = Math.max(0, ks - 256);
   while (w > stop && !isSpace(s.charCodeAt(w - 1))) w--;
   if (w < 4 || !isSpace(s.charCodeAt(w - 1))) return false;
-  // The word before, from `a` to `b`: a setter has 3 or 6 letters and ends in `t` or `v`.
-  const b = w - 1;
+  // The word before, from `a` to `b`: a setter ends in `t`, `v` or `x`, fish's flags in `x`, `g` or `u`.
+  let b = w - 1;
   const last = s.charCodeAt(b - 1) | 0x20;
-  if (last !== /* t */ 116 && last !== /* v */ 118) return false;
-  let a = b;
-  while (a > 0 && a > b - 7 && !isSpace(s.charCodeAt(a - 1))) a--;
-  if (a > 0 && !isSpace(s.charCodeAt(a - 1))) return false;
+  if (
+    last !== /* t */ 116 &&
+    last !== /* v */ 118 &&
+    last !== /* x */ 120 &&
+    last !== /* g */ 103 &&
+    last !== /* u */ 117
+  )
+    return false;
+  let a = wordStart(s, b, 8);
+  if (a < 0) return false;
+  if (s.charCodeAt(a) === /* - */ 45) {
+    // `set -gx KEY v`: the flags' command before them.
+    if (a < 4 || !isSpace(s.charCodeAt(a - 1))) return false;
+    b = a - 1;
+    a = wordStart(s, b, 3);
+    return a >= 0 && b - a === 3 && wordAt(s, a, "set");
+  }
   const n = b - a;
-  return (n === 3 && (wordAt(s, a, "set") || s.startsWith("ENV", a))) || (n === 6 && wordAt(s, a, "setenv"));
+  return (
+    (n === 3 && (wordAt(s, a, "set") || s.startsWith("ENV", a))) ||
+    (n === 4 && wordAt(s, a, "setx")) ||
+    (n === 6 && wordAt(s, a, "setenv"))
+  );
+}
+
+/** Where the word ending at `b` (before a blank) starts, if it has at most `max` characters; else -1. */
+function wordStart(s: string, b: number, max: number): number {
+  let a = b;
+  while (a > 0 && a > b - max - 1 && !isSpace(s.charCodeAt(a - 1))) a--;
+  return a > 0 && !isSpace(s.charCodeAt(a - 1)) ? -1 : a;
 }
 
 /** Words that make `<word> key` a secret's key, by length. */

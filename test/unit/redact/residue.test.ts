@@ -41,6 +41,7 @@ const SURVIVES = [
   "settings: !include common.yaml",
   "cond && password_check && ok",
   "Step 3/9 : ENV PATH /usr/local/bin",
+  "set -x PATH /usr/bin; gh secret list; aws ssm get-parameter --name /app/db --with-decryption",
 ];
 
 /** [line, the visible part that a reader could mistake for a secret] */

@@ -688,6 +688,20 @@ export const commandShape: fc.Arbitrary<Shape> = fc
       `echo '${user}:${p1}' | chpasswd`,
       `echo ${shell} | passwd --stdin ${user}`,
       `["mysqld", "--password=${p1} ${p2}", "--verbose"]`,
+      // Secret stores, given the value by a flag or through a pipe; PowerShell's secure strings.
+      `gh secret set API_TOKEN --body ${shell}`,
+      `gh secret set API_TOKEN -b ${shell} --repo org/app`,
+      `az keyvault secret set --vault-name kv --name db --value ${shell}`,
+      `aws ssm put-parameter --name /app/db --value=${shell} --type SecureString`,
+      `echo ${shell} | gh secret set API_TOKEN`,
+      `printf %s ${shell} | docker secret create db_pass -`,
+      `echo -n ${shell} | gcloud secrets versions add db-pass --data-file=-`,
+      `echo ${shell} | npx wrangler secret put API_TOKEN`,
+      `echo ${shell} | vercel env add API_TOKEN production`,
+      `$cred = New-Object PSCredential('${user}', (ConvertTo-SecureString ${shell} -AsPlainText -Force))`,
+      `$s = ConvertTo-SecureString -String ${shell} -AsPlainText -Force`,
+      `setx API_TOKEN ${shell}`,
+      `set -gx API_TOKEN ${shell}`,
     ];
     const form = pick % forms.length;
     const text = `INFO exec: ${forms[form]!}`;
