@@ -4,7 +4,8 @@
  * (`sqlplus`, `sqlldr`, `expdp`, `impdp`, `rman`, `dgmgrl`) up to the end of the command, after
  * `userid=` and after SQL*Plus's `CONNECT`; and a proxy given without a scheme
  * (`HTTPS_PROXY=user:password@proxy:3128`, `--proxy user:password@proxy`), whose userinfo runs to
- * the last `@` of the word, as a URL's does.
+ * the last `@` of the word, as a URL's does. A slash escaped by a JSON encoder (`scott\/tiger@orcl`)
+ * is the same slash.
  */
 import { commandEnd, wordAt, wordEnd } from "../grammar.ts";
 import { M } from "../marks.ts";
@@ -27,8 +28,9 @@ const isUserChar = (c: number): boolean =>
   c === /* . */ 46;
 
 /**
- * The password of `user/password[@service]` starting at `i` (the user bare or double-quoted; the
- * password double-quoted, or up to the last `@` of the word), as `[start, end)`, or null.
+ * The password of `user/password[@service]` starting at `i` (the user bare or double-quoted, its
+ * slash escaped or not; the password double-quoted, or up to the last `@` of the word), as
+ * `[start, end)`, or null.
  */
 function oraclePassword(s: string, i: number): [number, number] | null {
   let j = i;
@@ -39,7 +41,11 @@ function oraclePassword(s: string, i: number): [number, number] | null {
   } else {
     while (j < s.length && isUserChar(s.charCodeAt(j))) j++;
   }
-  if (j === i || s.charCodeAt(j) !== /* slash */ 47) return null;
+  if (j === i) return null;
+  // The slash as written, or escaped by a JSON encoder that escapes `/` (`scott\/tiger@orcl`).
+  const user = j;
+  while (s.charCodeAt(j) === /* backslash */ 92 && j - user < 16) j++;
+  if (s.charCodeAt(j) !== /* slash */ 47) return null;
   const start = j + 1;
   const end = wordEnd(s, start);
   let stop = end;

@@ -2,7 +2,8 @@
  * `userinfo`: the userinfo of any `scheme://` authority, masked whole → `scheme://[redacted:userinfo]@`.
  * URLs are parsed, not pattern-matched: the authority ends at the last `@` before the host, so an
  * empty user (`redis://:pw@`), a bare token as user (`https://TOKEN@host`) and `@`, `/`, `?`, `#` or
- * `:` inside the password are all masked whole.
+ * `:` inside the password are all masked whole. A URL in JSON whose encoder escapes `/` (PHP's
+ * `json_encode`: `https:\/\/u:p@host\/x`, at any depth) is the same URL.
  */
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
@@ -25,15 +26,20 @@ for (let c = 0; c < 256; c++) {
   else if (c === /* slash */ 47 || c === /* ? */ 63 || c === /* # */ 35) STOPS[c] = 2;
 }
 
+/** A scheme's `://`, its slashes escaped or not (`:\/\/`, `:\\\/\\\/`). */
+const SCHEME_END = /:\\*\/\\*\//g;
+
 function userinfoRule(s: string): string {
   const spans: number[] = [];
   const reps: string[] = [];
   const n = s.length;
-  let i = s.indexOf("://");
-  if (i < 0) return s;
+  SCHEME_END.lastIndex = 0;
+  let found = SCHEME_END.exec(s);
+  if (found === null) return s;
   const codes = textCodes(s);
-  while (i >= 0) {
-    const start = i + 3;
+  while (found !== null) {
+    const i = found.index;
+    const start = i + found[0].length;
     // The URL: up to whitespace or a quote. Within it, the first `/`, `?` or `#` ends a plain
     // authority; `@` before it is the userinfo separator (the last one wins).
     let end = start;
@@ -67,7 +73,8 @@ function userinfoRule(s: string): string {
       spans.push(start, at);
       reps.push(M.userinfo);
     }
-    i = s.indexOf("://", Math.max(end, start));
+    SCHEME_END.lastIndex = Math.max(end, start);
+    found = SCHEME_END.exec(s);
   }
   return splice(s, spans, reps);
 }
@@ -84,4 +91,4 @@ function passwordLike(s: string, start: number, delim: number): boolean {
   return colon === start || delim === colon + 1;
 }
 
-export const userinfo: Rule = { name: "userinfo", words: ["://"], apply: userinfoRule };
+export const userinfo: Rule = { name: "userinfo", words: ["://", ":\\/", ":\\\\"], apply: userinfoRule };

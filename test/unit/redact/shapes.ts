@@ -508,8 +508,10 @@ export const urlShape: fc.Arbitrary<Shape> = fc
       "example.com",
     ),
     fc.constantFrom("", '"', "'", "(", "url="),
+    // Slashes as written, or escaped as JSON encoders that escape `/` write them (PHP's), once or twice.
+    fc.constantFrom("/", "\\/", "\\\\\\/"),
   )
-  .map(([scheme, form, user, pw, extra, host, quote]) => {
+  .map(([scheme, form, user, pw, extra, host, quote, slash]) => {
     const password = pw + extra.map(([p, s]) => p + s).join("");
     const userinfo =
       form === 0 ? `:${password}` : form === 1 ? user : form === 2 ? `${user}:${password}` : `${user}:`;
@@ -523,7 +525,7 @@ export const urlShape: fc.Arbitrary<Shape> = fc
             ? [pw, ...extra.map(([, s]) => s)]
             : [user, pw, ...extra.map(([, s]) => s)];
     return {
-      text: `connecting to ${quote}${scheme}://${userinfo}@${host}${close} now`,
+      text: `connecting to ${quote}${`${scheme}://${userinfo}@${host}`.replaceAll("/", slash)}${close} now`,
       canaries,
       family: `url/${["empty-user", "bare-token", "user-password", "user-only"][form]}`,
     };
@@ -661,6 +663,9 @@ export const commandShape: fc.Arbitrary<Shape> = fc
       `sqlldr userid=${user}/${oracle}@orcl control=load.ctl`,
       `SQL> connect ${user}/${oracle}@orcl`,
       `url=jdbc:oracle:thin:${user}/${oracle}@//db:1521/svc`,
+      // In JSON whose encoder escapes `/` (PHP's), once or twice.
+      `{"url":"jdbc:oracle:thin:${user}\\/${p1}@\\/\\/db:1521\\/svc"}`,
+      `{"cmd":"sqlplus -s ${user}\\\\\\/${p1}@orcl"}`,
       `HTTPS_PROXY=${user}:${shell}@proxy.internal:3128`,
       `aws configure set aws_secret_access_key ${shell}`,
       `npm config set //registry.npmjs.org/:_authToken ${shell}`,
