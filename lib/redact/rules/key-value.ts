@@ -17,7 +17,7 @@ const MAX_KEY = 128;
  * where the key does, whichever word matched.
  */
 const CANDIDATES =
-  /(?:pass|pwd|token|secret|key|auth|cookie|credential|signature|account|identified)[A-Za-z0-9_.-]*/gi;
+  /(?:pass|pwd|token|secret|key|auth|cookie|credential|signature|account|identified|sess)[A-Za-z0-9_.-]*/gi;
 
 /** A key holding one of these (lower case) names a secret. */
 const SECRET_PARTS = [
@@ -59,6 +59,10 @@ const SECRET_PARTS = [
   // Redis's `requirepass` and `masterauth`.
   "requirepass",
   "masterauth",
+  // Web frameworks' session cookies: Django's `sessionid`, `JSESSIONID`, `PHPSESSID`, `ASPSESSIONID…`
+  // (a session id is a bearer credential; `session_id` in application logs is a correlation id).
+  "sessionid",
+  "sessid",
 ];
 
 /**
@@ -262,6 +266,7 @@ export const keyValue: Rule = {
     "signature",
     "account",
     "identified",
+    "sess",
   ],
   apply: keyValueRule,
 };

@@ -42,6 +42,7 @@ const SURVIVES = [
   "cond && password_check && ok",
   "Step 3/9 : ENV PATH /usr/local/bin",
   "set -x PATH /usr/bin; gh secret list; aws ssm get-parameter --name /app/db --with-decryption",
+  "session_id=abc123 started; sessions=3 active; session=main",
 ];
 
 /** [line, the visible part that a reader could mistake for a secret] */

@@ -145,6 +145,9 @@ const KEY_NAMES = [
   "app.secret",
   "cookie",
   "signature",
+  "sessionid",
+  "PHPSESSID",
+  "JSESSIONID",
 ];
 
 const caseOf = (k: string, mode: number): string =>
