@@ -17,22 +17,22 @@ const LONG_FLAGS = /--(?:password|passwd|token|api-key|apikey|with-token)(?=[= ]
 const USER_FLAGS = /(?:^|\s)(?:-u|--user|-U|--proxy-user)(?=[= ])/g;
 const MYSQL = /\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b/;
 const MYSQL_P = /(?:^|\s)-p/g;
-const REDIS = /\bredis-cli\b/;
+const REDIS = /\bredis-cli\b/g;
 const REDIS_A = /\s(?:-a|--pass)(?= )/g;
-const SSHPASS = /\bsshpass\b/;
+const SSHPASS = /\bsshpass\b/g;
 const SSHPASS_P = /\s-p/g;
 const VAULT = /\bvault\s+login\s+/g;
 /** Registry and cloud logins whose `-p` is the password (`docker login -u u -p v`, `az login -p v`). */
-const LOGIN = /\b(?:docker|podman|buildah|skopeo|nerdctl|oras|crane|az|helm\s+registry)\s+login\b/;
+const LOGIN = /\b(?:docker|podman|buildah|skopeo|nerdctl|oras|crane|az|helm\s+registry)\s+login\b/g;
 const LOGIN_P = /\s-p(?= )/g;
 /** OpenSSL's passphrase arguments: `-k v`, and `pass:v` after `-pass`, `-passin`, `-passout`. */
-const OPENSSL = /\bopenssl\b/;
+const OPENSSL = /\bopenssl\b/g;
 const OPENSSL_K = /\s-k(?= )/g;
 const PASS_SOURCE = /\s-pass(?:in|out)?\s+pass:/g;
 /** MongoDB's shells and tools take `-p password`; SQL Server's take `-P password`. */
-const MONGO = /\bmongo(?:sh|dump|restore|export|import|stat|top)?\b/;
+const MONGO = /\bmongo(?:sh|dump|restore|export|import|stat|top)?\b/g;
 const MONGO_P = /\s-p(?= )/g;
-const SQLCMD = /\b(?:sqlcmd|bcp|osql)\b/;
+const SQLCMD = /\b(?:sqlcmd|bcp|osql)\b/g;
 const SQLCMD_P = /\s-P(?= )/g;
 /** RabbitMQ's `add_user NAME PASSWORD` and `change_password NAME PASSWORD`. */
 const RABBITMQ = /\brabbitmqctl\s+(?:add_user|change_password)\s+\S+\s+/g;
@@ -42,23 +42,23 @@ const MONITOR_AUTH = /"AUTH"[ \t]+/g;
 /** `echo v | … --password-stdin`: what is echoed into a login that reads its password from stdin. */
 const ECHO = /\b(?:echo|printf)[ \t]+(?:-[a-zA-Z]+[ \t]+)*/g;
 /** OpenLDAP's clients take the bind password as `-w v` (or `-wv`); `ldappasswd` also `-a old`, `-s new`. */
-const LDAP = /\bldap(?:search|add|modify|delete|whoami|compare|modrdn|exop|passwd)\b/;
+const LDAP = /\bldap(?:search|add|modify|delete|whoami|compare|modrdn|exop|passwd)\b/g;
 const LDAP_W = /\s-w/g;
-const LDAPPASSWD = /\bldappasswd\b/;
+const LDAPPASSWD = /\bldappasswd\b/g;
 const LDAPPASSWD_AS = /\s-[as]/g;
 /** Archives' passwords: zip's and unzip's `-P v`, 7-Zip's `-pv` (attached only: `-p` alone prompts). */
-const ZIP = /\b(?:zip|unzip)\b/;
+const ZIP = /\b(?:zip|unzip)\b/g;
 const ZIP_P = /\s-P/g;
-const SEVEN_ZIP = /\b7z[ar]?\b/;
+const SEVEN_ZIP = /\b7z[ar]?\b/g;
 const SEVEN_ZIP_P = /\s-p(?=[^\s=])/g;
 /** Mosquitto's clients: `-P v`. */
-const MOSQUITTO = /\bmosquitto_(?:pub|sub|rr)\b/;
+const MOSQUITTO = /\bmosquitto_(?:pub|sub|rr)\b/g;
 const MOSQUITTO_P = /\s-P(?= )/g;
 /** `useradd -p v` and `usermod -p v` (a password hash, still a credential). */
-const USERADD = /\buser(?:add|mod)\b/;
+const USERADD = /\buser(?:add|mod)\b/g;
 const USERADD_P = /\s-p(?= )/g;
 /** Samba's clients take `user%password` after `-U`, `-Uuser%…` or `--user=`. */
-const SMB = /\b(?:smbclient|rpcclient|smbcacls|smbget|smbmap)\b/;
+const SMB = /\b(?:smbclient|rpcclient|smbcacls|smbget|smbmap)\b/g;
 const SMB_U = /\s(?:-U|--user=?)/g;
 /** `htpasswd -b [file] user password`: in batch mode the password is the last argument. */
 const HTPASSWD = /\bhtpasswd\b/g;
@@ -70,9 +70,9 @@ const HTPASSWD = /\bhtpasswd\b/g;
 const STDIN_READERS =
   /--password-stdin|\bchpasswd\b|\bpasswd\s+--stdin\b|\bsecrets?\s+(?:set|put|create|add|import)\b|\bsecrets\s+versions\s+add\b|\bvercel\s+env\s+add\b/g;
 /** Secret stores whose flag takes the secret itself: GitHub's `--body`/`-b`, Azure's and SSM's `--value`. */
-const GH_SECRET = /\bgh\s+secret\s+set\b/;
+const GH_SECRET = /\bgh\s+secret\s+set\b/g;
 const GH_SECRET_BODY = /\s(?:--body|-b)(?=[= ])/g;
-const STORE_VALUE = /\b(?:keyvault\s+secret\s+set|ssm\s+put-parameter)\b/;
+const STORE_VALUE = /\b(?:keyvault\s+secret\s+set|ssm\s+put-parameter)\b/g;
 const STORE_VALUE_FLAG = /\s--value(?=[= ])/g;
 /** PowerShell's `ConvertTo-SecureString "v" -AsPlainText`: the string is its one positional argument, or `-String`. */
 const SECURE_STRING = /\bConvertTo-SecureString\b/gi;
@@ -222,30 +222,49 @@ function argvRule(s: string): string {
     }
   }
   /**
-   * After `command` appears, the value of each `flag` is a secret (`redis-cli -a`, `sshpass -p`), up
-   * to the end of that command (`;`, `&`, `|`): `docker login ok; mkdir -p /x` keeps `/x`.
-   * `present`: whether a word the command holds is in the text (`named`), looked up first.
+   * Wherever `command` appears (every time: `docker login … && docker login …`), each `flag` up to
+   * the end of that command (`;`, `&`, `|`, a line break: `docker login ok; mkdir -p /x` keeps `/x`)
+   * is handed to `value` with the index past it, which returns where to go on. `present`: whether a
+   * word the command holds is in the text (`named`), looked up first. A flag search that ran past a
+   * command answers for the commands before where it stopped, so a line of commands without flags
+   * is searched once.
    */
-  const flagValuesAfter = (command: RegExp, flag: RegExp, present: boolean): void => {
-    const at = present ? command.exec(s) : null;
-    if (at === null) return;
-    const stop = commandEnd(s, at.index);
-    flag.lastIndex = at.index;
-    while (flag.test(s) && flag.lastIndex < stop) flag.lastIndex = valueAfter(flag.lastIndex);
-  };
-  /** `flagValuesAfter` for a flag whose value may also be attached (`-wv`, `-pv`, `-Uuser%v`). */
-  const attachedValuesAfter = (command: RegExp, flag: RegExp, present: boolean): void => {
-    const at = present ? command.exec(s) : null;
-    if (at === null) return;
-    const stop = commandEnd(s, at.index);
-    flag.lastIndex = at.index;
-    while (flag.test(s) && flag.lastIndex < stop) {
-      const j = flag.lastIndex;
-      const c = s.charCodeAt(j);
-      if (c === /* = */ 61 || c === /* space */ 32 || c === /* tab */ 9) flag.lastIndex = valueAfter(j);
-      else if (j < s.length && !isSpace(c) && !isPlaceholder(c)) flag.lastIndex = add(j, wordEnd(s, j));
+  const eachFlagOf = (
+    command: RegExp,
+    flag: RegExp,
+    present: boolean,
+    value: (j: number) => number,
+  ): void => {
+    if (!present) return;
+    let flagEnd = -1;
+    command.lastIndex = 0;
+    for (let at = command.exec(s); at !== null; at = command.exec(s)) {
+      const stop = commandEnd(s, at.index);
+      command.lastIndex = Math.max(command.lastIndex, stop);
+      // A flag cannot straddle a command's end: one found past `stop` starts past it.
+      if (flagEnd > stop) continue;
+      flag.lastIndex = at.index;
+      for (;;) {
+        if (!flag.test(s)) return;
+        if (flag.lastIndex >= stop) {
+          flagEnd = flag.lastIndex;
+          break;
+        }
+        flag.lastIndex = value(flag.lastIndex);
+      }
     }
   };
+  /** The value of each `flag` after `command` is a secret (`redis-cli -a`, `sshpass -p`). */
+  const flagValuesAfter = (command: RegExp, flag: RegExp, present: boolean): void =>
+    eachFlagOf(command, flag, present, valueAfter);
+  /** `flagValuesAfter` for a flag whose value may also be attached (`-wv`, `-pv`, `-Uuser%v`). */
+  const attachedValuesAfter = (command: RegExp, flag: RegExp, present: boolean): void =>
+    eachFlagOf(command, flag, present, (j) => {
+      const c = s.charCodeAt(j);
+      if (c === /* = */ 61 || c === /* space */ 32 || c === /* tab */ 9) return valueAfter(j);
+      if (j < s.length && !isSpace(c) && !isPlaceholder(c)) return add(j, wordEnd(s, j));
+      return j;
+    });
   flagValuesAfter(REDIS, REDIS_A, named("redis-cli"));
   flagValuesAfter(MONGO, MONGO_P, named("mongo"));
   flagValuesAfter(SQLCMD, SQLCMD_P, named("sqlcmd", "bcp", "osql"));
@@ -265,10 +284,12 @@ function argvRule(s: string): string {
   };
   wordsAfter("rabbitmqctl", RABBITMQ, false);
   wordsAfter("AUTH", MONITOR_AUTH, true);
-  const redis = named("AUTH") && named("redis-cli") ? REDIS.exec(s) : null;
-  if (redis !== null) {
-    wordsAfter("AUTH", REDIS_AUTH, true, redis.index, commandEnd(s, redis.index));
-  }
+  // `AUTH [user] password` inside each `redis-cli` command: its words up to the command's end.
+  eachFlagOf(REDIS, REDIS_AUTH, named("AUTH") && named("redis-cli"), (v) => {
+    let end = commandEnd(s, v);
+    while (end > v && isSpace(s.charCodeAt(end - 1))) end--;
+    return end > v && !isOneMark(s, v, end) ? add(v, end) : v;
+  });
   if (named("stdin", "chpasswd", "secret", "vercel")) {
     // Only what is echoed into the pipe: the echo's words up to `|`, if a command there reads a
     // password from stdin.

@@ -640,8 +640,8 @@ export const markerShape: fc.Arbitrary<Shape> = fc.oneof(
  * space or plain, Oracle passwords double-quoted or plain.
  */
 export const commandShape: fc.Arbitrary<Shape> = fc
-  .tuple(fc.nat(), segment, segment, segment, fc.boolean())
-  .map(([pick, u, p1, p2, quoted]) => {
+  .tuple(fc.nat(), segment, segment, segment, fc.boolean(), fc.constantFrom("", "; ", " && ", " || "))
+  .map(([pick, u, p1, p2, quoted, chain]) => {
     const user = u.toLowerCase();
     const shell = quoted ? `'${p1} ${p2}'` : p1;
     const oracle = quoted ? `"${p1} ${p2}"` : p1;
@@ -712,7 +712,8 @@ export const commandShape: fc.Arbitrary<Shape> = fc
       `set -gx API_TOKEN ${shell}`,
     ];
     const form = pick % forms.length;
-    const text = `INFO exec: ${forms[form]!}`;
+    // The same command again after the first ends (`docker login … && docker login …`), or once.
+    const text = `INFO exec: ${forms[form]!}${chain === "" ? "" : `${chain}${forms[form]!}`}`;
     // The pieces of the secret this form wrote (some take the plain secret only).
     return { text, canaries: [p1, p2].filter((c) => text.includes(c)), family: `command/${form}` };
   });
