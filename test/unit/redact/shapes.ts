@@ -577,7 +577,7 @@ export const providerShape: fc.Arbitrary<Shape> = fc
 export const identityShape: fc.Arbitrary<Shape> = fc
   .tuple(
     fc.constantFrom("sender_id", "session_key", "sender-id", "SESSION-KEY", "SENDER_ID", "senderId"),
-    fc.integer({ min: 0, max: 10 }),
+    fc.integer({ min: 0, max: 12 }),
     segment,
     segment,
     fc.integer({ min: 0, max: 2 }),
@@ -599,6 +599,8 @@ export const identityShape: fc.Arbitrary<Shape> = fc
       `"${key}":"${v}"`,
       `"${key}": "${v}"`,
       `${key.replace("_id", "Id").replace("_key", "Key")}=${v}`,
+      `\\u003c${key}\\u003e${v}\\u003c/${key}\\u003e`,
+      `&lt;${key}&gt;${v}&lt;/${key}&gt;`,
     ][form]!;
     return {
       text: `${before + escapeDepth(frag, depth, false)} action=restart`,
