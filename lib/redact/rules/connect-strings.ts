@@ -53,8 +53,17 @@ function oraclePassword(s: string, i: number): [number, number] | null {
     const close = s.indexOf('"', start + 1);
     stop = close < 0 ? end : close + 1;
   } else {
-    const at = lastAt(s, start, end);
-    if (at >= 0) stop = at;
+    // Up to the last `@`. An unquoted password holds no `"` (Oracle wants one that would quoted) and
+    // no line break: a JSON string's close or the next line ends it, however far an unbalanced
+    // quote carried the shell word (`{"cmd":"sqlplus u/p@orcl"} … key=a@b` ends at `orcl`).
+    let at = -1;
+    let k = start;
+    for (; k < end; k++) {
+      const c = s.charCodeAt(k);
+      if (c === /* " */ 34 || c === /* \n */ 10 || c === /* \r */ 13) break;
+      if (c === /* @ */ 64) at = k;
+    }
+    stop = at >= 0 ? at : k;
   }
   return stop > start && !isOneMark(s, start, stop) ? [start, stop] : null;
 }
