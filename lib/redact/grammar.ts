@@ -183,7 +183,8 @@ export function valueAt(s: string, i: number, ending: Ending = "word"): ValueSpa
       ending === "word" ? wordEnd(s, i) : ending === "parameter" ? parameterEnd(s, i) : fieldEnd(s, i);
     return { start: i, end, quoted: false };
   }
-  if (close < 0) return { start, end: n, quoted: true };
+  const eol = lineEnd(s, start);
+  if (close < 0 || close > eol) return { start, end: eol, quoted: true };
   // A word that goes on past its closing quote is one shell word (`'ab'cd`, `'ab'"c d"`), as is
   // SQL's doubled quote (`'it''s'`): the value is all of it, its opening quote too (masked again,
   // an unbalanced quote would run to the end).
@@ -196,6 +197,11 @@ export function valueAt(s: string, i: number, ending: Ending = "word"): ValueSpa
 const parameterEnd = firstOfClass(/[\x00-\x20&;#]/g);
 /** Where a connection-string field's unquoted value ends: `;` or a control character. */
 const fieldEnd = firstOfClass(/[\x00-\x1f;]/g);
+/**
+ * Where the line going on at `i` ends: a quote never closes past it (lines are statements; a quote
+ * left open on one line must not carry a value over the next line's keys in a text of several).
+ */
+const lineEnd = firstOfClass(/[\n\r]/g);
 
 /** `indexOf` ignoring ASCII case; `word` in lower case. */
 function indexOfWord(s: string, word: string, from: number): number {
@@ -287,8 +293,8 @@ function substitutionEnd(s: string, i: number, open: number): number {
  * End of a shell word starting at `i`: the first whitespace neither quoted nor escaped. Quoted
  * segments, backslash escapes, command substitutions and parameter expansions belong to the word,
  * so `'ab'"c d"ef`, `ab\\ cd`, `$(printf a b)` and SQL's doubled quote `'it''s'` are each one
- * word; an unclosed quote runs to the end. Whether the word sits in text escaped again (JSON in
- * JSON) cannot be told here, so the reading that takes more is taken:
+ * word; a quote not closed on its line runs to the line's end. Whether the word sits in text
+ * escaped again (JSON in JSON) cannot be told here, so the reading that takes more is taken:
  * a quote after backslashes (`\\"`, `\\u0022`) opens a segment that closes at the same depth, and
  * backslashes escape the character after them, whitespace too.
  */
@@ -322,7 +328,10 @@ export function wordEnd(s: string, i: number): number {
       const w = quoteWordLength(s, q);
       if (w > 0) close = closingQuoteWord(s, q + w, s.slice(q, q + w).toLowerCase(), q - first);
     }
-    if (close === -1) return n;
+    if (close !== -2) {
+      const eol = lineEnd(s, q);
+      if (close === -1 || close > eol) return eol;
+    }
     i = close >= 0 ? pastQuote(s, close) : q + 1;
     if (i >= n) return n;
   }
@@ -554,8 +563,8 @@ function isAttributeValue(s: string, ks: number): boolean {
  * Where the value of an assignment `KEY=v` (or `--flag=v`) starting at `ks` ends when a quoted string
  * opens right before it (`-e "PGPASSWORD=a b"`, `["--password=a b"]`, `\\"token=a b\\"`,
  * `\\u0022token=a b\\u0022`): at that string's close, spaces included, and on if the word goes on
- * past it (`"KEY=a"b`, then never before `end`, the end of its shell word); at the end of the text
- * if it is not closed (as an unclosed quote in a word).
+ * past it (`"KEY=a"b`, then never before `end`, the end of its shell word); at the end of its line
+ * if it is not closed there (as an unclosed quote in a word).
  */
 export function assignmentEnd(s: string, ks: number, v: number, end: number): number {
   const q = s.charCodeAt(ks - 1);
@@ -572,7 +581,8 @@ export function assignmentEnd(s: string, ks: number, v: number, end: number): nu
     if (escaped && depth === 0) return end;
     close = escaped ? closingQuoteWord(s, v, word, depth) : indexOfWord(s, word, v);
   }
-  if (close < 0) return s.length;
+  const eol = lineEnd(s, v);
+  if (close < 0 || close > eol) return eol;
   const after = pastQuote(s, close);
   if (!wordGoesOn(s, after)) return close;
   // A word going on past the close: which reading of the quotes is right cannot be told here, so

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { pseudonymize, redact, redactText } from "../../../lib/redact/index.ts";
 import { holdsProviderPrefix } from "../../../lib/redact/rules/provider-tokens.ts";
 import {
+  anyShape,
   commandShape,
   identityShape,
   keyValueShape,
@@ -56,6 +57,16 @@ describe("§3a grammars (generated)", () => {
   });
   it("command lines and connect strings: the tools' flags, Oracle's user/password@, proxies without a scheme", () => {
     masksAll(commandShape, 600);
+  });
+
+  it("two secrets of any grammars on two lines of one text (an Event message), each masked", () => {
+    // One line's reading must not carry over the next line's keys (an unbalanced quote, a last `@`).
+    const pair = fc.tuple(anyShape, anyShape, fc.constantFrom("\n", "\r\n")).map(([a, b, between]) => ({
+      text: `${a.text}${between}${b.text}`,
+      canaries: [...a.canaries, ...b.canaries],
+      family: `${a.family}+${b.family}`,
+    }));
+    masksAll(pair, 600);
   });
 });
 
