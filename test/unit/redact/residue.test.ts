@@ -102,6 +102,16 @@ const RESIDUE: Array<[string, string, string]> = [
   ["a separator the grammar does not know", "password <= Sup3rS3cret", "Sup3rS3cret"],
   ["Lisp's association pair", '(password . "Sup3rS3cret")', "Sup3rS3cret"],
   [
+    "a value read past an unbalanced quote takes the next key on its line with it",
+    'password=a1" } config "Api Key"="Sup3rS3cret"',
+    "Sup3rS3cret",
+  ],
+  [
+    "…and the value of a key it swallowed runs on past it",
+    "password=a1'b2 ALTER USER app WITH PASSWORD 'Sup3r S3cret'",
+    "S3cret",
+  ],
+  [
     "Windows' `net use` with its password last",
     "net use \\\\files\\share /user:corp\\bob Sup3rS3cret",
     "Sup3rS3cret",
