@@ -414,8 +414,13 @@ export function valueAfterKey(
   if (escaped !== undefined) return escaped;
   if (j > closed || closed > ke) {
     const c = s.charCodeAt(j);
-    // SQL and prose: `PASSWORD 'v'`, `password "v"`.
-    if (j > closed && isQuote(c)) return judgedValueAt(s, j, ending, secret, ks, ke);
+    // SQL and prose: `PASSWORD 'v'`, `password "v"`; not a quoted key that a separator follows
+    // (`chpasswd "password"= "v"`: the value is that key's).
+    if (j > closed && isQuote(c)) {
+      const close = closingQuote(s, j + 1, c, 0);
+      if (close >= 0 && separatorEnd(s, skipBlanks(s, close + 1)) >= 0) return null;
+      return judgedValueAt(s, j, ending, secret, ks, ke);
+    }
     // A name/value pair: `name="password" value="v"`, `{"name":"DB_PASS","value":"v"}`.
     if (closed > ke) {
       let v = j;

@@ -103,14 +103,14 @@ const REDIRECT = /^\d*[<>]/;
 
 /**
  * After `htpasswd` (its words from `i`), the password of batch mode (`-b`, also in `-bc`, `-nbB`):
- * the last argument before the command ends or is redirected, when there are at least two (user and
- * password; a file comes first unless `-n`). Returns where its scan ended.
+ * every argument after the user (a file comes first unless `-n`) before the command ends or is
+ * redirected, and at least the last when there are two. Returns where its scan ended.
  */
 function batchPassword(s: string, i: number, add: (start: number, end: number) => number): number {
   const stop = commandEnd(s, i);
   let batch = false;
-  let last: [number, number] | null = null;
-  let positional = 0;
+  let noFile = false;
+  const positional: Array<[number, number]> = [];
   for (let w = skipBlanks(s, i); w < stop; w = skipBlanks(s, w)) {
     const end = Math.min(wordEnd(s, w), stop);
     if (end <= w) break;
@@ -118,16 +118,19 @@ function batchPassword(s: string, i: number, add: (start: number, end: number) =
     if (REDIRECT.test(word)) break;
     if (word.startsWith("-") && word.length > 1) {
       if (/^-[a-zA-Z]+$/.test(word) && word.includes("b")) batch = true;
+      if (/^-[a-zA-Z]+$/.test(word) && word.includes("n")) noFile = true;
       if (HTPASSWD_ARGUMENT_FLAGS.test(word)) w = wordEnd(s, skipBlanks(s, end));
       else w = end;
       continue;
     }
-    positional++;
-    last = [w, end];
+    positional.push([w, end]);
     w = end;
   }
-  if (batch && last !== null && positional >= 2 && !isOneMark(s, last[0], last[1]))
-    addWord(s, last[0], last[1], add);
+  if (!batch || positional.length < 2) return stop;
+  for (let k = Math.min(positional.length - 1, noFile ? 1 : 2); k < positional.length; k++) {
+    const [a, b] = positional[k]!;
+    if (!isOneMark(s, a, b)) addWord(s, a, b, add);
+  }
   return stop;
 }
 
@@ -268,28 +271,37 @@ function argvRule(s: string): string {
   flagValuesAfter(REDIS, REDIS_A, named("redis-cli"));
   flagValuesAfter(MONGO, MONGO_P, named("mongo"));
   flagValuesAfter(SQLCMD, SQLCMD_P, named("sqlcmd", "bcp", "osql"));
-  /**
-   * After `re` matches (from `from`, up to `until`), its words up to the end of the command
-   * (`AUTH user password`), or one word.
-   */
-  const wordsAfter = (word: string, re: RegExp, toCommandEnd: boolean, from = 0, until = s.length): void => {
-    if (!named(word)) return;
-    re.lastIndex = from;
-    while (re.test(s) && re.lastIndex <= until) {
-      const v = re.lastIndex;
-      let end = toCommandEnd ? commandEnd(s, v) : wordEnd(s, v);
-      while (end > v && isSpace(s.charCodeAt(end - 1))) end--;
-      re.lastIndex = end > v && !isOneMark(s, v, end) ? add(v, end) : Math.max(v, re.lastIndex);
+  // RabbitMQ's password: the one word after `add_user NAME` / `change_password NAME`.
+  if (named("rabbitmqctl")) {
+    RABBITMQ.lastIndex = 0;
+    while (RABBITMQ.test(s)) {
+      const v = RABBITMQ.lastIndex;
+      const end = wordEnd(s, v);
+      RABBITMQ.lastIndex = end > v && !isOneMark(s, v, end) ? add(v, end) : Math.max(v, RABBITMQ.lastIndex);
     }
-  };
-  wordsAfter("rabbitmqctl", RABBITMQ, false);
-  wordsAfter("AUTH", MONITOR_AUTH, true);
-  // `AUTH [user] password` inside each `redis-cli` command: its words up to the command's end.
-  eachFlagOf(REDIS, REDIS_AUTH, named("AUTH") && named("redis-cli"), (v) => {
-    let end = commandEnd(s, v);
+  }
+  /**
+   * `AUTH [user] password` from `v`: its one or two words, as typed or as MONITOR prints them
+   * (`"AUTH" "user" "password"`). What follows is read by the rules that know it (`AUTH u p
+   * password=a|b` must not cut `password`'s value at the pipe).
+   */
+  const authWords = (v: number, monitor: boolean): number => {
+    const stop = commandEnd(s, v);
+    let end = Math.min(wordEnd(s, v), stop);
+    // MONITOR quotes each word it prints: an unquoted one after the first is not AUTH's.
+    const second = skipBlanks(s, end);
+    if (second < stop && (!monitor || s.charCodeAt(second) === /* " */ 34))
+      end = Math.min(wordEnd(s, second), stop);
     while (end > v && isSpace(s.charCodeAt(end - 1))) end--;
     return end > v && !isOneMark(s, v, end) ? add(v, end) : v;
-  });
+  };
+  if (named("AUTH")) {
+    MONITOR_AUTH.lastIndex = 0;
+    while (MONITOR_AUTH.test(s))
+      MONITOR_AUTH.lastIndex = Math.max(MONITOR_AUTH.lastIndex, authWords(MONITOR_AUTH.lastIndex, true));
+  }
+  // Inside each `redis-cli` command.
+  eachFlagOf(REDIS, REDIS_AUTH, named("AUTH") && named("redis-cli"), (v) => authWords(v, false));
   if (named("stdin", "chpasswd", "secret", "vercel")) {
     // Only what is echoed into the pipe: the echo's words up to `|`, if a command there reads a
     // password from stdin.

@@ -4,10 +4,10 @@
  * name/value attributes, SQL (`PASSWORD '…'`, `IDENTIFIED BY '…'`), flags (`--db-pass v`) and env
  * names with any affix or case (`DB_PASS`, `PGPASSWORD`, `authKey`, `encryptionKey`).
  */
-import { quoteWordLength, valueAfterKey, valueAt, wordAt } from "../grammar.ts";
+import { quoteWordLength, valueAfterKey, valueAt, wordAt, wordEnd } from "../grammar.ts";
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
-import { isKeyChar, isOneMark, isSpace, skipBlanks, splice } from "../scan.ts";
+import { isKeyChar, isOneMark, isSpace, skipBlanks, spaceFrom, splice } from "../scan.ts";
 
 const MAX_KEY = 128;
 
@@ -185,8 +185,6 @@ function keyValueRule(s: string): string {
   const spans: number[] = [];
   const reps: string[] = [];
   let floor = 0;
-  /** Where the last masked value ended: a two-word key does not reach back into it. */
-  let valueEnd = 0;
   CANDIDATES.lastIndex = 0;
   for (let m = CANDIDATES.exec(s); m !== null; m = CANDIDATES.exec(s)) {
     // The key around the candidate: looking back further than MAX_KEY only proves it too long.
@@ -206,7 +204,7 @@ function keyValueRule(s: string): string {
     // read as one (`api_key`).
     if (ke - ks === 3 && s.charCodeAt(ks - 1) === /* space */ 32 && wordAt(s, ks, "key")) {
       let word = ks - 1;
-      const stop = Math.max(valueEnd, word - 16);
+      const stop = word - 16;
       while (word > stop && isKeyChar(s.charCodeAt(word - 1))) word--;
       if (word >= stop && !isKeyChar(s.charCodeAt(word - 1)) && isKeyKind(s, word, ks - 1)) ks = word;
     }
@@ -247,7 +245,6 @@ function keyValueRule(s: string): string {
     }
     CANDIDATES.lastIndex = Math.max(value.end, ke);
     floor = CANDIDATES.lastIndex;
-    valueEnd = floor;
   }
   return splice(s, spans, reps);
 }

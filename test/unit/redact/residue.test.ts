@@ -102,14 +102,14 @@ const RESIDUE: Array<[string, string, string]> = [
   ["a separator the grammar does not know", "password <= Sup3rS3cret", "Sup3rS3cret"],
   ["Lisp's association pair", '(password . "Sup3rS3cret")', "Sup3rS3cret"],
   [
-    "a value read past an unbalanced quote takes the next key on its line with it",
-    'password=a1" } config "Api Key"="Sup3rS3cret"',
-    "Sup3rS3cret",
-  ],
-  [
-    "…and the value of a key it swallowed runs on past it",
+    "a value read past an unbalanced quote takes a later key of its line with it, and that key's value runs on past it",
     "password=a1'b2 ALTER USER app WITH PASSWORD 'Sup3r S3cret'",
     "S3cret",
+  ],
+  [
+    "a provider token with a `/` later in an Oracle tool's command is read as `user/password`",
+    `sqlplus u1/p1@orcl using sl.${"A".repeat(25)}/${"B".repeat(60)}`,
+    `sl.${"A".repeat(25)}`,
   ],
   [
     "Windows' `net use` with its password last",
