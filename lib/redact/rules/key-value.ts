@@ -181,6 +181,46 @@ for (const kind of [
 const isKeyKind = (s: string, a: number, b: number): boolean =>
   KEY_KINDS[b - a]?.some((kind) => wordAt(s, a, kind)) ?? false;
 
+/** A secret key inside a masked value whose own value may run on past it. */
+const INNER = new RegExp(CANDIDATES.source, "gi");
+/** How far before a value's end a key it swallowed is looked for. */
+const SWALLOWED_LOOKBACK = 256;
+
+/**
+ * Where a value from `start` to `end` ends once a key it swallowed is read too: a value read across
+ * spaces (past an unbalanced quote: `password=a'b … PASSWORD 'c v'`) may hold a later key of its
+ * line whose own value runs on past it. The last secret key in the value's last 256 characters is
+ * read, and the value extended to its value's end, until none runs on; each stretch is looked at
+ * once, so a line stays linear.
+ */
+function swallowedValuesEnd(s: string, start: number, end: number): number {
+  let from = start;
+  for (;;) {
+    if (spaceFrom(s, from) >= end) return end;
+    let ks = -1;
+    let ke = -1;
+    INNER.lastIndex = Math.max(from, end - SWALLOWED_LOOKBACK);
+    for (let m = INNER.exec(s); m !== null && m.index < end; m = INNER.exec(s)) {
+      let a = m.index;
+      while (a > from && isKeyChar(s.charCodeAt(a - 1))) a--;
+      // `password->v`: the arrow's `-` is not part of the key (as in the rule's own scan).
+      let b = INNER.lastIndex;
+      if (s.charCodeAt(b) === /* > */ 62 && s.charCodeAt(b - 1) === /* - */ 45) b--;
+      if (isSecretKeyAt(s, a, b)) {
+        ks = a;
+        ke = b;
+      }
+    }
+    if (ks < 0 || ke > end) return end;
+    const inner = valueAfterKey(s, ks, ke, s.charCodeAt(ks) === /* - */ 45, isSecretKeyAt);
+    if (inner === null || inner.end <= end) return end;
+    from = end;
+    // The stretch ends where a word does (a quoted value's close, an element's end tag go with
+    // it), so redacting the result again changes nothing.
+    end = Math.max(inner.end, wordEnd(s, inner.end));
+  }
+}
+
 function keyValueRule(s: string): string {
   const spans: number[] = [];
   const reps: string[] = [];
@@ -231,6 +271,9 @@ function keyValueRule(s: string): string {
       }
     }
     if (value === null || value.end <= value.start) continue;
+    // Only a bare value reads past a quote into the rest of its line; a quoted one (JSON's, a flood
+    // of `"key": "` pairs) costs a look back on every key and swallows nothing that runs on.
+    if (!value.quoted) value.end = swallowedValuesEnd(s, value.start, value.end);
     // A value already one marker stays as it is; YAML properties before it are masked all the same.
     const { properties } = value;
     const masked = !isOneMark(s, value.start, value.end);

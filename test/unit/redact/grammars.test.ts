@@ -64,6 +64,8 @@ describe("§3a grammars (generated)", () => {
   it.each([
     ['password=a1" } level=error msg="--password B2c3', ["B2c3"]],
     ['password=a1" } config "Api Key"="B2c3"', ["B2c3"]],
+    ["password=a1'b2 ALTER USER app WITH PASSWORD 'B2c3 D4e5'", ["B2c3", "D4e5"]],
+    ["password=a1'A1b2,C3d4 password->B2c3'D4e5 E5f6'", ["A1b2", "B2c3", "D4e5", "E5f6"]],
     ['echo \'u1:A1b2\' | chpasswd "password"≔ "B2c3"', ["A1b2", "B2c3"]],
     ["redis-cli -h cache AUTH default A1b2 password=B2c3|D4e5", ["A1b2", "B2c3", "D4e5"]],
     ["redis-cli -h cache AUTH default A1b2 config api key&equals;B2c3,D4e5", ["A1b2", "B2c3", "D4e5"]],

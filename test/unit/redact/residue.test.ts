@@ -102,8 +102,13 @@ const RESIDUE: Array<[string, string, string]> = [
   ["a separator the grammar does not know", "password <= Sup3rS3cret", "Sup3rS3cret"],
   ["Lisp's association pair", '(password . "Sup3rS3cret")', "Sup3rS3cret"],
   [
-    "a value read past an unbalanced quote takes a later key of its line with it, and that key's value runs on past it",
-    "password=a1'b2 ALTER USER app WITH PASSWORD 'Sup3r S3cret'",
+    "a key swallowed by a quoted value that reads on past its quote",
+    `ALTER USER app WITH PASSWORD 'a1'" } level=error msg="password := Sup3rS3cret`,
+    "Sup3rS3cret",
+  ],
+  [
+    "a key swallowed by a value read past an unbalanced quote, over 256 characters before the value's end",
+    `password=a1'b2 ALTER USER app WITH PASSWORD 'Sup3r${"x".repeat(300)} S3cret'`,
     "S3cret",
   ],
   [
