@@ -27,6 +27,10 @@ export const quoteWordLength = (s: string, i: number): number =>
   QUOTE_WORDS.find((q) => wordAt(s, i, q))?.length ?? 0;
 
 const isQuote = (c: number): boolean => c === /* " */ 34 || c === /* ' */ 39 || c === /* backtick */ 96;
+
+/** Whether `u003c` at `i` follows a backslash: a `<` as JSON escapes it (Go's encoder always does). */
+export const isEscapedLtAt = (s: string, i: number): boolean =>
+  s.charCodeAt(i - 1) === /* backslash */ 92 && wordAt(s, i, "u003c");
 /** What an index between brackets may hold: not white space, a quote, a bracket, `=`, `:`, `<` or `>`. */
 const isIndexChar = (c: number): boolean =>
   c > /* space */ 32 &&
@@ -417,9 +421,11 @@ export function valueAfterKey(
     // SQL and prose: `PASSWORD 'v'`, `password "v"`; not a quoted key that a separator follows
     // (`chpasswd "password"= "v"`: the value is that key's).
     if (j > closed && isQuote(c)) {
+      // The key is judged before the quote's close is looked for (keys inside a long value).
+      if (secret !== undefined && !secret(s, ks, ke)) return null;
       const close = closingQuote(s, j + 1, c, 0);
       if (close >= 0 && separatorEnd(s, skipBlanks(s, close + 1)) >= 0) return null;
-      return judgedValueAt(s, j, ending, secret, ks, ke);
+      return judgedValueAt(s, j, ending, undefined, ks, ke);
     }
     // A name/value pair: `name="password" value="v"`, `{"name":"DB_PASS","value":"v"}`.
     if (closed > ke) {
@@ -526,7 +532,7 @@ function escapedElementText(
   ke: number,
   secret: KeyJudge | undefined,
 ): ValueSpan | null | undefined {
-  const json = ks >= 6 && s.charCodeAt(ks - 6) === /* backslash */ 92 && wordAt(s, ks - 5, "u003c");
+  const json = ks >= 6 && isEscapedLtAt(s, ks - 5);
   if (!json && !(ks >= 4 && wordAt(s, ks - 4, "&lt;"))) return undefined;
   const angles = json ? ESCAPED_ANGLES.json : ESCAPED_ANGLES.html;
   // The searches remember their last answer: the keys of a line of unclosed tags scan it once.

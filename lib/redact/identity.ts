@@ -5,7 +5,7 @@
  */
 import { hmacOf } from "../hmac.ts";
 import type { IdentityKey } from "../runtime-logs/types.ts";
-import { valueAfterKey, wordAt } from "./grammar.ts";
+import { isEscapedLtAt, valueAfterKey } from "./grammar.ts";
 import { PROTECTED_BASE, PROTECTED_MAX } from "./marks.ts";
 import { isAlnum, isKeyChar, isOneMark, splice } from "./scan.ts";
 
@@ -61,8 +61,11 @@ export function protectIdentities(s: string, ctx: IdentityContext | null, values
     const ke = IDENTITY_KEYS.lastIndex;
     const before = s.charCodeAt(ks - 1);
     // An element escaped as JSON writes it (`\u003csender_id\u003e`) is the key's whole word too.
-    const escapedElement = s.charCodeAt(ks - 6) === /* backslash */ 92 && wordAt(s, ks - 5, "u003c");
-    if ((isAlnum(before) && !escapedElement) || before === /* _ */ 95 || isKeyChar(s.charCodeAt(ke)))
+    if (
+      (isAlnum(before) && !isEscapedLtAt(s, ks - 5)) ||
+      before === /* _ */ 95 ||
+      isKeyChar(s.charCodeAt(ke))
+    )
       continue;
     const value = valueAfterKey(s, ks, ke, before === /* - */ 45);
     if (value === null || value.end <= value.start || isOneMark(s, value.start, value.end)) continue;

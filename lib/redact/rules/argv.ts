@@ -117,8 +117,10 @@ function batchPassword(s: string, i: number, add: (start: number, end: number) =
     const word = s.slice(w, end);
     if (REDIRECT.test(word)) break;
     if (word.startsWith("-") && word.length > 1) {
-      if (/^-[a-zA-Z]+$/.test(word) && word.includes("b")) batch = true;
-      if (/^-[a-zA-Z]+$/.test(word) && word.includes("n")) noFile = true;
+      if (/^-[a-zA-Z]+$/.test(word)) {
+        if (word.includes("b")) batch = true;
+        if (word.includes("n")) noFile = true;
+      }
       if (HTPASSWD_ARGUMENT_FLAGS.test(word)) w = wordEnd(s, skipBlanks(s, end));
       else w = end;
       continue;
@@ -142,7 +144,8 @@ function batchPassword(s: string, i: number, add: (start: number, end: number) =
 function secureStringArguments(s: string, i: number, add: (start: number, end: number) => number): number {
   const stop = commandEnd(s, i);
   for (let w = skipBlanks(s, i); w < stop; w = skipBlanks(s, w)) {
-    let end = Math.min(wordEnd(s, w), stop);
+    const wordStop = wordEnd(s, w);
+    let end = Math.min(wordStop, stop);
     if (end <= w) break;
     // A closing parenthesis ends the call: `(ConvertTo-SecureString "v" -AsPlainText -Force)`.
     while (end > w + 1 && s.charCodeAt(end - 1) === /* ) */ 41) end--;
@@ -154,7 +157,7 @@ function secureStringArguments(s: string, i: number, add: (start: number, end: n
       if (valueEnd > v && !isOneMark(s, v, valueEnd)) addWord(s, v, valueEnd, add);
       end = Math.max(end, valueEnd);
     }
-    if (end < wordEnd(s, w)) return end;
+    if (end < wordStop) return end;
     w = end;
   }
   return stop;

@@ -4,7 +4,7 @@
  * name/value attributes, SQL (`PASSWORD '…'`, `IDENTIFIED BY '…'`), flags (`--db-pass v`) and env
  * names with any affix or case (`DB_PASS`, `PGPASSWORD`, `authKey`, `encryptionKey`).
  */
-import { quoteWordLength, valueAfterKey, valueAt, wordAt, wordEnd } from "../grammar.ts";
+import { isEscapedLtAt, quoteWordLength, valueAfterKey, valueAt, wordAt, wordEnd } from "../grammar.ts";
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
 import { isKeyChar, isOneMark, isSpace, skipBlanks, spaceFrom, splice } from "../scan.ts";
@@ -181,6 +181,10 @@ for (const kind of [
 const isKeyKind = (s: string, a: number, b: number): boolean =>
   KEY_KINDS[b - a]?.some((kind) => wordAt(s, a, kind)) ?? false;
 
+/** Where a candidate matched up to `e` ends as a key: `password->v`'s arrow `-` is not part of it. */
+const keyEnd = (s: string, e: number): number =>
+  s.charCodeAt(e) === /* > */ 62 && s.charCodeAt(e - 1) === /* - */ 45 ? e - 1 : e;
+
 /** A secret key inside a masked value whose own value may run on past it. */
 const INNER = new RegExp(CANDIDATES.source, "gi");
 /** How far before a value's end a key it swallowed is looked for. */
@@ -203,9 +207,7 @@ function swallowedValuesEnd(s: string, start: number, end: number): number {
     for (let m = INNER.exec(s); m !== null && m.index < end; m = INNER.exec(s)) {
       let a = m.index;
       while (a > from && isKeyChar(s.charCodeAt(a - 1))) a--;
-      // `password->v`: the arrow's `-` is not part of the key (as in the rule's own scan).
-      let b = INNER.lastIndex;
-      if (s.charCodeAt(b) === /* > */ 62 && s.charCodeAt(b - 1) === /* - */ 45) b--;
+      const b = keyEnd(s, INNER.lastIndex);
       if (isSecretKeyAt(s, a, b)) {
         ks = a;
         ke = b;
@@ -234,12 +236,10 @@ function keyValueRule(s: string): string {
     const longer = ks === limit && ks > floor && isKeyChar(s.charCodeAt(ks - 1));
     // An escaped quote or `<` before the key (`\u0022--db-pass`, `\u003cpassword`) is not part of it.
     if (s.charCodeAt(ks - 1) === /* backslash */ 92) {
-      const escaped = quoteWordLength(s, ks) || (wordAt(s, ks, "u003c") ? 5 : 0);
+      const escaped = quoteWordLength(s, ks) || (isEscapedLtAt(s, ks) ? 5 : 0);
       if (escaped > 0 && ks + escaped <= m.index) ks += escaped;
     }
-    let ke = CANDIDATES.lastIndex;
-    // `password->v`: the arrow's `-` is not part of the key.
-    if (s.charCodeAt(ke) === /* > */ 62 && s.charCodeAt(ke - 1) === /* - */ 45) ke--;
+    const ke = keyEnd(s, CANDIDATES.lastIndex);
     // A key of two words, `key` after a word that says what kind (`api key`, `"Private Key"`):
     // read as one (`api_key`).
     if (ke - ks === 3 && s.charCodeAt(ks - 1) === /* space */ 32 && wordAt(s, ks, "key")) {

@@ -113,8 +113,9 @@ const RESIDUE: Array<[string, string, string]> = [
   ],
   [
     "a provider token with a `/` later in an Oracle tool's command is read as `user/password`",
-    `sqlplus u1/p1@orcl using sl.${"A".repeat(25)}/${"B".repeat(60)}`,
-    `sl.${"A".repeat(25)}`,
+    // Alone, this Dropbox token is masked whole.
+    `sqlplus u1/p1@orcl using sl.${"Ab3".repeat(9)}/${"Zq9x".repeat(25)}`,
+    `sl.${"Ab3".repeat(9)}`,
   ],
   [
     "Windows' `net use` with its password last",

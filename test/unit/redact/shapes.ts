@@ -294,6 +294,13 @@ const keyValueFragment: fc.Arbitrary<{ text: string; canaries: string[]; form: s
           canaries: [f1, f2],
           form: "quoted-flag-assignment",
         };
+      case 18:
+        // An XML element's text in a CDATA section, which may hold markup.
+        return {
+          text: `<${k}><![CDATA[${v.text.replaceAll("]]>", "")} <${f1}/>]]></${k}>`,
+          canaries: [...v.canaries, f1],
+          form: "xml-cdata",
+        };
       case 19: {
         // YAML's node properties before the value; what looks like a tag may be the secret itself.
         const tags = [
@@ -313,13 +320,6 @@ const keyValueFragment: fc.Arbitrary<{ text: string; canaries: string[]; form: s
           form: "yaml-properties",
         };
       }
-      case 18:
-        // An XML element's text in a CDATA section, which may hold markup.
-        return {
-          text: `<${k}><![CDATA[${v.text.replaceAll("]]>", "")} <${f1}/>]]></${k}>`,
-          canaries: [...v.canaries, f1],
-          form: "xml-cdata",
-        };
       case 20: {
         // An element escaped as JSON (Go's encoder writes `<` and `>` so) or HTML writes it.
         const [lt, gt] = pick % 2 === 0 ? ["\\u003c", "\\u003e"] : ["&lt;", "&gt;"];
