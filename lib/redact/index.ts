@@ -22,7 +22,15 @@ import { pem } from "./rules/pem.ts";
 import { providerTokens } from "./rules/provider-tokens.ts";
 import { query } from "./rules/query.ts";
 import { userinfo } from "./rules/userinfo.ts";
-import { currentLedger, manySpans, marksTouchRuns, scratchUnits, startLedger, utf16Text } from "./scan.ts";
+import {
+  currentLedger,
+  flatText,
+  manySpans,
+  marksTouchRuns,
+  scratchUnits,
+  startLedger,
+  utf16Text,
+} from "./scan.ts";
 import { isAscii, neutralizeInvisible, type Shadow, shadowOf } from "./shadow.ts";
 import { compileTriggers } from "./triggers.ts";
 
@@ -94,6 +102,9 @@ const REMEMBERED = new Map<string, string>();
 const REMEMBER_MAX_CHARS = 64;
 const REMEMBER_MAX_ENTRIES = 4096;
 
+/** A text at least this long that is its own shadow is read by the rules as a flat copy (`flatText`). */
+const FLAT_MIN = 256;
+
 /**
  * Redact one string that leaves the service. Rules run on the shadow of the text (invisible
  * characters removed, compatibility forms folded) and mask the matching spans of the original;
@@ -129,7 +140,9 @@ export function redact(text: string, options: RedactOptions = {}, ascii = false)
     out = shadow?.invisible ? neutralizeInvisible(original) : original;
   } else {
     const values: string[] = [];
-    const whole: Shadow = shadow ?? { text, start: null, end: null, invisible: false };
+    let whole: Shadow = shadow ?? { text, start: null, end: null, invisible: false };
+    if (whole.text === original && original.length >= FLAT_MIN)
+      whole = { ...whole, text: flatText(original, asciiText) };
     startLedger(asciiText);
     let s = protectExisting(whole.text, values);
     if (f & F_IDENTITY) {

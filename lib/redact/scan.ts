@@ -312,6 +312,23 @@ export function codesOf(s: string, ascii: boolean, other: number, mark: number):
   return codes;
 }
 
+/**
+ * `s` copied into a flat string (`ascii`: `s` is known to be ASCII, copied a byte a character). A
+ * long line usually arrives as a rope or as a slice of a body (pieces joined, `split`), and V8 reads
+ * such a string a character at a time through a hop per character; the rules read each character
+ * several times.
+ */
+export function flatText(s: string, ascii: boolean): string {
+  const n = s.length;
+  const { bytes } = take(codeScratch, 2 * n);
+  if (ascii) {
+    bytes.write(s, 0, n, "latin1");
+    return bytes.toString("latin1", 0, n);
+  }
+  bytes.write(s, 0, 2 * n, "utf16le");
+  return bytes.toString("utf16le", 0, 2 * n);
+}
+
 /** Code of a non-ASCII character in `textCodes`, and of a placeholder. */
 export const OTHER_CODE = 128;
 export const MARK_CODE = 129;

@@ -5,11 +5,12 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { RULES, redactChain } from "../../../lib/redact/index.ts";
+import { RULES, redactChain, redactText } from "../../../lib/redact/index.ts";
 import { M } from "../../../lib/redact/marks.ts";
 import {
   currentLedger,
   firstMatch,
+  flatText,
   isPlaceholder,
   MARK_CODE,
   OTHER_CODE,
@@ -165,6 +166,24 @@ describe("ledger and codes", () => {
         },
       ),
       { numRuns: 400 },
+    );
+  });
+
+  it("a long text reads the same as a flat copy, whether it came as a rope or a slice", () => {
+    fc.assert(
+      fc.property(fc.oneof(anyShape, catalogShape), fc.nat(300), (shape, padding) => {
+        // Joined pieces make a rope, a cut of a longer text a slice; a Buffer's text is flat.
+        const rope = `${"log: ".repeat(padding >> 2)}${shape.text}${" next".repeat(60)}`;
+        const slice = `##${rope}`.slice(2);
+        const ascii = /^[\x00-\x7f]*$/.test(rope);
+        const flat = Buffer.from(rope, "utf16le").toString("utf16le");
+        expect(flatText(rope, ascii)).toBe(rope);
+        expect(flatText(slice, ascii)).toBe(rope);
+        const expected = redactText(flat);
+        expect(redactText(rope)).toBe(expected);
+        expect(redactText(slice)).toBe(expected);
+      }),
+      { numRuns: 300 },
     );
   });
 });
