@@ -177,8 +177,11 @@ function argvRule(s: string): string {
     found.push([start, end, M.argv]);
     return end;
   };
-  /** `--flag=value` or `--flag value`; a following flag or a redirect is not a value. Returns the end. */
-  const valueAfter = (j: number, flagStart = -1): number => {
+  /**
+   * `--flag=value` or `--flag value`; a following flag or a redirect is not a value. Returns the end.
+   * `long`: the flag is one of `LONG_FLAGS`, whose start an assignment's quote is looked for before.
+   */
+  const valueAfter = (j: number, long = false): number => {
     let v = j;
     const assigned = s.charCodeAt(v) === /* = */ 61;
     if (assigned) v++;
@@ -189,15 +192,18 @@ function argvRule(s: string): string {
     let end = wordEnd(s, v);
     if (isOneMark(s, v, end)) return end;
     // `["--password=a b"]`: the flag opened a quoted string, which the value runs to the close of.
-    if (assigned && flagStart > 0 && c !== /* " */ 34 && c !== /* ' */ 39)
-      end = assignmentEnd(s, flagStart, v, end);
+    if (assigned && long && c !== /* " */ 34 && c !== /* ' */ 39) {
+      // The flag's `--`: no flag name holds two dashes, and the shortest has five letters.
+      const flagStart = s.lastIndexOf("--", j - 5);
+      if (flagStart > 0) end = assignmentEnd(s, flagStart, v, end);
+    }
     return end > v ? addWord(s, v, end, add) : j;
   };
   // No `includes("--")` first: searching a short word is slow where its first character is
   // frequent (`a-a-a-…`), the whole pattern natively is not.
   LONG_FLAGS.lastIndex = 0;
-  for (let m = LONG_FLAGS.exec(s); m !== null; m = LONG_FLAGS.exec(s))
-    LONG_FLAGS.lastIndex = valueAfter(LONG_FLAGS.lastIndex, m.index);
+  // `test`, not `exec`: a match object per flag costs as much as reading its value on a line of them.
+  while (LONG_FLAGS.test(s)) LONG_FLAGS.lastIndex = valueAfter(LONG_FLAGS.lastIndex, true);
   USER_FLAGS.lastIndex = 0;
   while (USER_FLAGS.test(s)) {
     let v = USER_FLAGS.lastIndex;
