@@ -29,33 +29,45 @@ for (let c = 0; c < 128; c++)
     (isB64Token(c) ? 1 : 0) | (c >= /* 0 */ 48 && c <= /* 9 */ 57 ? 2 : 0) | (ALPHABET[c]! & 1 ? 4 : 0);
 CLASS[MARK_CODE] = 1;
 
+/**
+ * Where a match of `\b<word>\s+` that ends at `end` starts: back over its blanks to the word's last
+ * letter. Found with `test`, not `exec`: a match object per scheme word costs as much as reading
+ * what follows it on a line of them.
+ */
+function schemeStart(s: string, end: number, word: string): number {
+  const last = word.charCodeAt(word.length - 1);
+  // White space ORed with 0x20 is never a lower-case letter; the letter either case is.
+  while ((s.charCodeAt(end - 1) | 0x20) !== last) end--;
+  return end - word.length;
+}
+
 function authSchemesRule(s: string): string {
   const found: Found[] = [];
   // Past the end: code 0, in no class.
   const codes = textCodes(s);
   BEARER.lastIndex = 0;
-  for (let m = BEARER.exec(s); m !== null; m = BEARER.exec(s)) {
+  while (BEARER.test(s)) {
     let j = BEARER.lastIndex;
     let kinds = 0;
     for (let t = CLASS[codes[j]!]!; t & 1; t = CLASS[codes[++j]!]!) kinds |= t;
     if (kinds & 2) {
-      found.push([m.index, j, M.bearer]);
+      found.push([schemeStart(s, BEARER.lastIndex, "bearer"), j, M.bearer]);
       BEARER.lastIndex = j;
     }
   }
   BASIC.lastIndex = 0;
-  for (let m = BASIC.exec(s); m !== null; m = BASIC.exec(s)) {
+  while (BASIC.test(s)) {
     const v = BASIC.lastIndex;
     let j = v;
     while (CLASS[codes[j]!]! & 4) j++;
     while (codes[j] === /* = */ 61 && j - v < 1100) j++;
     if (j - v >= 8 && j - v <= 1024 && (j - v) % 4 === 0 && decodesToUserPass(s.slice(v, j))) {
-      found.push([m.index, j, M.basic]);
+      found.push([schemeStart(s, v, "basic"), j, M.basic]);
       BASIC.lastIndex = j;
     }
   }
   NETRC.lastIndex = 0;
-  for (let m = NETRC.exec(s); m !== null; m = NETRC.exec(s)) {
+  while (NETRC.test(s)) {
     const userEnd = wordEnd(s, NETRC.lastIndex);
     if (userEnd === NETRC.lastIndex) continue;
     const p = skipBlanks(s, userEnd);
@@ -64,7 +76,7 @@ function authSchemesRule(s: string): string {
     if (v === p + 8) continue;
     const end = wordEnd(s, v);
     if (end === v) continue;
-    found.push([m.index, end, M.netrc]);
+    found.push([schemeStart(s, NETRC.lastIndex, "login"), end, M.netrc]);
     NETRC.lastIndex = end;
   }
   return spliceFound(s, found);
