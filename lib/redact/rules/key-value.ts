@@ -102,10 +102,30 @@ export function isSecretKey(key: string): boolean {
   return v;
 }
 
-/** `isSecretKey` of the key from `ks` to `ke`, without a copy when it is the one judged last. */
+/**
+ * Keys judged lately, by a hash of their characters, with their verdicts: a line's keys alternate
+ * among a few (`"token3":…,"token0":…`), and one found here is compared in place, without a copy.
+ */
+const RECENT = 64;
+const recentKeys: string[] = Array.from({ length: RECENT }, () => "");
+const recentVerdicts = new Uint8Array(RECENT);
+
+/** `isSecretKey` of the key from `ks` to `ke`, without a copy when it was judged lately. */
 function isSecretKeyAt(s: string, ks: number, ke: number): boolean {
-  if (ke - ks === lastKey.length && s.startsWith(lastKey, ks)) return lastVerdict;
-  return isSecretKey(s.slice(ks, ke));
+  let h = ke - ks;
+  for (let i = ks; i < ke; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
+  const slot = (h ^ (h >>> 6)) & (RECENT - 1);
+  const known = recentKeys[slot]!;
+  if (known.length === ke - ks) {
+    let k = 0;
+    while (k < known.length && s.charCodeAt(ks + k) === known.charCodeAt(k)) k++;
+    if (k === known.length) return recentVerdicts[slot] === 1;
+  }
+  const key = s.slice(ks, ke);
+  const verdict = isSecretKey(key);
+  recentKeys[slot] = key;
+  recentVerdicts[slot] = verdict ? 1 : 0;
+  return verdict;
 }
 
 function judgeKey(key: string): boolean {
