@@ -3,12 +3,13 @@
  * chain alone on the raw line (the figure that compares across implementations), and the per-line
  * path strip → classify → redact (`classifyLine`, which withholds plain text over 4 KiB before
  * redaction). Per shape the median of 21 repetitions, taken in rounds over all the shapes; `worst_ms` and `median_ms` are the
- * larger of the two ways. The breakdown per way goes to stderr; the row keeps the contract's keys.
+ * larger of the two ways. The breakdown per way goes to stderr, with the corpus baseline timed beside
+ * them as the machine's yardstick; the row keeps the contract's keys.
  */
 import { redactText } from "../lib/redact/index.ts";
 import { classifyLine } from "../lib/runtime-logs/classify.ts";
 import { loadCorpus } from "./corpus.ts";
-import { timeInRounds } from "./support/rounds.ts";
+import { type RoundsResult, timeWaysInRounds } from "./support/rounds.ts";
 import { round } from "./support/stats.ts";
 
 export const id = "P2";
@@ -36,8 +37,15 @@ export async function run(): Promise<Record<string, unknown>> {
       perLine(l.line);
     }
   }
-  const chain = timeInRounds(lines, redactOnly, REPEATS);
-  const path = timeInRounds(lines, perLine, REPEATS);
+  /** The machine's yardstick, timed beside the two ways: the corpus baseline (SHA-256) of each line. */
+  const yardstick = (line: string): void => {
+    corpus.baseline(line);
+  };
+  const [chain, path, machine] = timeWaysInRounds(lines, [redactOnly, perLine, yardstick], REPEATS) as [
+    RoundsResult,
+    RoundsResult,
+    RoundsResult,
+  ];
   const detail = {
     redact_worst_ms: round(chain.worst, 3),
     redact_worst_case: chain.worstCase,
@@ -45,6 +53,11 @@ export async function run(): Promise<Record<string, unknown>> {
     path_worst_ms: round(path.worst, 3),
     path_worst_case: path.worstCase,
     path_median_ms: round(path.median, 3),
+    // How fast the machine ran meanwhile: the row's milliseconds in units of the baseline's, which
+    // stay put while the VM's speed halves for a stretch and every millisecond figure doubles.
+    baseline_median_ms: round(machine.median, 3),
+    worst_per_baseline: round(Math.max(chain.worst, path.worst) / machine.median, 2),
+    median_per_baseline: round(Math.max(chain.median, path.median) / machine.median, 2),
     repeats: REPEATS,
   };
   process.stderr.write(`P2 detail ${JSON.stringify(detail)}\n`);

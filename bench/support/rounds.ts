@@ -20,23 +20,42 @@ export function timeInRounds(
   once: (line: string) => void,
   repeats: number,
 ): RoundsResult {
-  const samples: number[][] = shapes.map(() => []);
+  return timeWaysInRounds(shapes, [once], repeats)[0]!;
+}
+
+/**
+ * `timeInRounds` for several ways of handling each shape, timed one after the other on the same
+ * shape in every round: their samples come from the same moments of the run, so a ratio between
+ * two ways holds while the machine's speed changes (this VM runs at half speed for stretches of
+ * tens of milliseconds). Which way goes first alternates from round to round.
+ */
+export function timeWaysInRounds(
+  shapes: ReadonlyArray<{ name: string; line: string }>,
+  ways: ReadonlyArray<(line: string) => void>,
+  repeats: number,
+): RoundsResult[] {
+  const samples: number[][][] = ways.map(() => shapes.map(() => []));
   for (let r = 0; r < repeats; r++) {
     shapes.forEach((s, i) => {
-      const t = performance.now();
-      once(s.line);
-      samples[i]!.push(performance.now() - t);
+      for (let k = 0; k < ways.length; k++) {
+        const w = (k + r) % ways.length;
+        const t = performance.now();
+        ways[w]!(s.line);
+        samples[w]![i]!.push(performance.now() - t);
+      }
     });
   }
-  const perShape = samples.map((times) => median(times));
-  let worst = 0;
-  perShape.forEach((m, i) => {
-    if (m > perShape[worst]!) worst = i;
+  return samples.map((perWay) => {
+    const perShape = perWay.map((times) => median(times));
+    let worst = 0;
+    perShape.forEach((m, i) => {
+      if (m > perShape[worst]!) worst = i;
+    });
+    return {
+      perShape,
+      worst: perShape[worst] ?? 0,
+      worstCase: shapes[worst]?.name ?? "",
+      median: median(perShape),
+    };
   });
-  return {
-    perShape,
-    worst: perShape[worst] ?? 0,
-    worstCase: shapes[worst]?.name ?? "",
-    median: median(perShape),
-  };
 }
