@@ -187,8 +187,8 @@ export function valueAt(s: string, i: number, ending: Ending = "word"): ValueSpa
       ending === "word" ? wordEnd(s, i) : ending === "parameter" ? parameterEnd(s, i) : fieldEnd(s, i);
     return { start: i, end, quoted: false };
   }
-  const eol = lineEnd(s, start);
-  if (close < 0 || close > eol) return { start, end: eol, quoted: true };
+  const open = openQuoteEnd(s, start, close);
+  if (open >= 0) return { start, end: open, quoted: true };
   // A word that goes on past its closing quote is one shell word (`'ab'cd`, `'ab'"c d"`), as is
   // SQL's doubled quote (`'it''s'`): the value is all of it, its opening quote too (masked again,
   // an unbalanced quote would run to the end).
@@ -206,6 +206,15 @@ const fieldEnd = firstOfClass(/[\x00-\x1f;]/g);
  * left open on one line must not carry a value over the next line's keys in a text of several).
  */
 const lineEnd = firstOfClass(/[\n\r]/g);
+
+/**
+ * Where a value whose quote opened before `from` ends when the quote does not close on its line
+ * (`close`: where it closes, -1 if never): at the line's end; -1 when it closes on its line.
+ */
+function openQuoteEnd(s: string, from: number, close: number): number {
+  const eol = lineEnd(s, from);
+  return close < 0 || close > eol ? eol : -1;
+}
 
 /** `indexOf` ignoring ASCII case; `word` in lower case. */
 function indexOfWord(s: string, word: string, from: number): number {
@@ -333,8 +342,8 @@ export function wordEnd(s: string, i: number): number {
       if (w > 0) close = closingQuoteWord(s, q + w, s.slice(q, q + w).toLowerCase(), q - first);
     }
     if (close !== -2) {
-      const eol = lineEnd(s, q);
-      if (close === -1 || close > eol) return eol;
+      const open = openQuoteEnd(s, q, close);
+      if (open >= 0) return open;
     }
     i = close >= 0 ? pastQuote(s, close) : q + 1;
     if (i >= n) return n;
@@ -592,8 +601,8 @@ export function assignmentEnd(s: string, ks: number, v: number, end: number): nu
     if (escaped && depth === 0) return end;
     close = escaped ? closingQuoteWord(s, v, word, depth) : indexOfWord(s, word, v);
   }
-  const eol = lineEnd(s, v);
-  if (close < 0 || close > eol) return eol;
+  const open = openQuoteEnd(s, v, close);
+  if (open >= 0) return open;
   const after = pastQuote(s, close);
   if (!wordGoesOn(s, after)) return close;
   // A word going on past the close: which reading of the quotes is right cannot be told here, so

@@ -286,7 +286,7 @@ function argvRule(s: string): string {
     while (RABBITMQ.test(s)) {
       const v = RABBITMQ.lastIndex;
       const end = wordEnd(s, v);
-      RABBITMQ.lastIndex = end > v && !isOneMark(s, v, end) ? add(v, end) : Math.max(v, RABBITMQ.lastIndex);
+      RABBITMQ.lastIndex = end > v && !isOneMark(s, v, end) ? add(v, end) : v;
     }
   }
   /**

@@ -85,20 +85,15 @@ function endsWithPart(key: string, low: string, word: string, whole: boolean): b
 
 /** Verdicts by key, remembered: logs (and attackers) repeat the same few keys. */
 const VERDICTS = new Map<string, boolean>();
-let lastKey = "";
-let lastVerdict = false;
 
 /** Whether a key (as written, without quotes or leading dashes) names a secret. */
 export function isSecretKey(key: string): boolean {
-  if (key === lastKey) return lastVerdict;
   let v = VERDICTS.get(key);
   if (v === undefined) {
     v = judgeKey(key.replace(/^-+/, ""));
     if (VERDICTS.size >= 4096) VERDICTS.clear();
     VERDICTS.set(key, v);
   }
-  lastKey = key;
-  lastVerdict = v;
   return v;
 }
 
