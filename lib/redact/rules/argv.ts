@@ -74,14 +74,17 @@ const GH_SECRET = /\bgh\s+secret\s+set\b/g;
 const GH_SECRET_BODY = /\s(?:--body|-b)(?=[= ])/g;
 const STORE_VALUE = /\b(?:keyvault\s+secret\s+set|ssm\s+put-parameter)\b/g;
 const STORE_VALUE_FLAG = /\s--value(?=[= ])/g;
-/** PowerShell's `ConvertTo-SecureString "v" -AsPlainText`: the string is its one positional argument, or `-String`. */
+/**
+ * PowerShell's `ConvertTo-SecureString "v" -AsPlainText`: the string is its one positional argument,
+ * or `-String`. PowerShell reads its names in any case, so the gate in `COMMAND_WORDS` does too.
+ */
 const SECURE_STRING = /\bConvertTo-SecureString\b/gi;
 /**
  * The words that name the commands above (and OpenSSL's `pass:`), found in one native scan first:
  * most text names none of them, and each check after it is a look-up instead of a search.
  */
 const COMMAND_WORDS =
-  /\b(?:mysql|mariadb|redis-cli|sshpass|vault|login|openssl|mongo|sqlcmd|bcp|osql|rabbitmqctl|AUTH|stdin|chpasswd|htpasswd|ldap|zip|unzip|7z|mosquitto|useradd|usermod|smb|rpcclient|pass:|secrets?\s+(?:set|put|create|add|import|versions)|vercel|ssm|SecureString|securestring)/g;
+  /\b(?:mysql|mariadb|redis-cli|sshpass|vault|login|openssl|mongo|sqlcmd|bcp|osql|rabbitmqctl|AUTH|stdin|chpasswd|htpasswd|ldap|zip|unzip|7z|mosquitto|useradd|usermod|smb|rpcclient|pass:|secrets?\s+(?:set|put|create|add|import|versions)|vercel|ssm|[Ss][Ee][Cc][Uu][Rr][Ee][Ss][Tt][Rr][Ii][Nn][Gg])/g;
 
 /**
  * The `COMMAND_WORDS` at the start of a word in `s` (as every regex below wants them: a word
@@ -91,8 +94,11 @@ function commandWordsIn(s: string): Set<string> {
   const words = new Set<string>();
   COMMAND_WORDS.lastIndex = 0;
   for (let m = COMMAND_WORDS.exec(s); m !== null; m = COMMAND_WORDS.exec(s))
-    // A secret store's verb is looked up as `secret` (`secret set`, `secrets versions add`).
-    words.add(m[0].startsWith("secret") ? "secret" : m[0]);
+    // A secret store's verb is looked up as `secret` (`secret set`, `secrets versions add`);
+    // PowerShell's names, in any case, as `securestring`.
+    words.add(
+      m[0].startsWith("secret") ? "secret" : m[0].toLowerCase() === "securestring" ? "securestring" : m[0],
+    );
   return words;
 }
 
@@ -349,7 +355,7 @@ function argvRule(s: string): string {
   flagValuesAfter(LOGIN, LOGIN_P, named("login"));
   flagValuesAfter(GH_SECRET, GH_SECRET_BODY, named("secret"));
   flagValuesAfter(STORE_VALUE, STORE_VALUE_FLAG, named("secret", "ssm"));
-  if (named("SecureString", "securestring")) {
+  if (named("securestring")) {
     SECURE_STRING.lastIndex = 0;
     while (SECURE_STRING.test(s))
       SECURE_STRING.lastIndex = secureStringArguments(s, SECURE_STRING.lastIndex, add);

@@ -642,9 +642,20 @@ export const markerShape: fc.Arbitrary<Shape> = fc.oneof(
  * space or plain, Oracle passwords double-quoted or plain.
  */
 export const commandShape: fc.Arbitrary<Shape> = fc
-  .tuple(fc.nat(), segment, segment, segment, fc.boolean(), fc.constantFrom("", "; ", " && ", " || "))
-  .map(([pick, u, p1, p2, quoted, chain]) => {
+  .tuple(
+    fc.nat(),
+    segment,
+    segment,
+    segment,
+    fc.boolean(),
+    fc.constantFrom("", "; ", " && ", " || "),
+    fc.array(fc.boolean(), { minLength: 32, maxLength: 32 }),
+  )
+  .map(([pick, u, p1, p2, quoted, chain, upper]) => {
     const user = u.toLowerCase();
+    // PowerShell reads its cmdlets and parameters in any case.
+    const ps = (name: string): string =>
+      [...name].map((c, i) => (upper[i % upper.length] ? c.toUpperCase() : c.toLowerCase())).join("");
     const shell = quoted ? `'${p1} ${p2}'` : p1;
     const oracle = quoted ? `"${p1} ${p2}"` : p1;
     const forms = [
@@ -708,8 +719,9 @@ export const commandShape: fc.Arbitrary<Shape> = fc
       `echo -n ${shell} | gcloud secrets versions add db-pass --data-file=-`,
       `echo ${shell} | npx wrangler secret put API_TOKEN`,
       `echo ${shell} | vercel env add API_TOKEN production`,
-      `$cred = New-Object PSCredential('${user}', (ConvertTo-SecureString ${shell} -AsPlainText -Force))`,
-      `$s = ConvertTo-SecureString -String ${shell} -AsPlainText -Force`,
+      `$cred = New-Object PSCredential('${user}', (${ps("ConvertTo-SecureString")} ${shell} -AsPlainText -Force))`,
+      `$s = ${ps("ConvertTo-SecureString")} ${ps("-String")} ${shell} -AsPlainText -Force`,
+      `$s = ConvertTo-SecureString ${shell} -AsPlainText -Force`,
       `setx API_TOKEN ${shell}`,
       `set -gx API_TOKEN ${shell}`,
     ];
