@@ -181,6 +181,13 @@ export function valueAt(s: string, i: number, ending: Ending = "word"): ValueSpa
       close = indexOfWord(s, w, start);
     }
   }
+  // A list, an object or a tuple (`["a", "b"]`, `{"password": "v"}`, `("a" "b")`) is one value,
+  // masked whole inside its brackets: each item of a secret's list is a secret, and a key inside
+  // it no safer. (The brackets stay, so the masked text reads as the same value again.)
+  if (start < 0 && k === 0 && ending === "word" && isOpening(c)) {
+    const close = structureClose(s, i);
+    return { start: i + 1, end: close >= 0 ? close : lineEnd(s, i), quoted: true };
+  }
   if (start < 0) {
     // Unquoted, a value is a shell word: quoted segments and escaped spaces belong to it.
     const end =
@@ -214,6 +221,32 @@ const lineEnd = firstOfClass(/[\n\r]/g);
 function openQuoteEnd(s: string, from: number, close: number): number {
   const eol = lineEnd(s, from);
   return close < 0 || close > eol ? eol : -1;
+}
+
+const isOpening = (c: number): boolean => c === /* { */ 123 || c === /* [ */ 91 || c === /* ( */ 40;
+const isClosing = (c: number): boolean => c === /* } */ 125 || c === /* ] */ 93 || c === /* ) */ 41;
+
+/**
+ * Where the structure opened at `i` (`{`, `[` or `(`) closes, or -1 if not on its line: brackets
+ * nest (any kind closes any: a value is masked, not validated), and a quoted string inside is
+ * skipped to its close at the same escaping depth, so a bracket in it counts for nothing; a quote
+ * not closed on the line leaves the structure open. One pass: each character is looked at once.
+ */
+export function structureClose(s: string, i: number): number {
+  const eol = lineEnd(s, i);
+  let depth = 0;
+  for (let p = i; p < eol; p++) {
+    const c = s.charCodeAt(p);
+    if (isOpening(c)) depth++;
+    else if (isClosing(c)) {
+      if (--depth === 0) return p;
+    } else if (isQuote(c)) {
+      const close = closingQuote(s, p + 1, c, p - backslashesBefore(s, p, i));
+      if (close < 0 || close > eol) return -1;
+      p = pastQuote(s, close) - 1;
+    }
+  }
+  return -1;
 }
 
 /** `indexOf` ignoring ASCII case; `word` in lower case. */
@@ -407,7 +440,7 @@ export function valueAfterKey(
     const assigned = closed === ke && sep === ke + 1 && s.charCodeAt(ke) === /* = */ 61;
     j = skipBlanks(s, sep);
     const properties = ending === "word" ? nodePropertiesEnd(s, j) : j;
-    const value = judgedValueAt(s, skipValueOpen(s, properties), ending, secret, ks, ke);
+    const value = judgedValueAt(s, properties, ending, secret, ks, ke);
     if (value !== null && properties > j) value.properties = { start: j, end: blankBefore(s, properties) };
     // `-e "PGPASSWORD=a b"`: an assignment that opens a quoted string is valued to its close.
     // (A value already masked whole, one marker, stays as it is: redacting again changes nothing.)
@@ -449,7 +482,7 @@ export function valueAfterKey(
       if (wordAt(s, v, "value") && !isAlnum(s.charCodeAt(v + 5))) {
         const after = skipBlanks(s, skipKeyClose(s, v + 5));
         const sep2 = separatorEnd(s, after);
-        if (sep2 >= 0) return judgedValueAt(s, skipValueOpen(s, skipBlanks(s, sep2)), ending, secret, ks, ke);
+        if (sep2 >= 0) return judgedValueAt(s, skipBlanks(s, sep2), ending, secret, ks, ke);
       }
       // An element named by an attribute, its text the value: `<entry key="db.password">v</entry>`.
       if (isAttributeValue(s, ks)) return elementText(s, j, secret, ks, ke);
@@ -628,15 +661,4 @@ function judgedValueAt(
 ): ValueSpan | null {
   if (at >= s.length || isSpace(s.charCodeAt(at))) return null;
   return secret === undefined || secret(s, ks, ke) ? valueAt(s, at, ending) : null;
-}
-
-/** Skips a `{` or `[` only when a quote follows (`password: ["v"]`), so the quoted value is used. */
-function skipValueOpen(s: string, j: number): number {
-  const c = s.charCodeAt(j);
-  if (
-    (c === /* [ */ 91 || c === /* ( */ 40) &&
-    (isQuote(s.charCodeAt(j + 1)) || s.charCodeAt(j + 1) === /* backslash */ 92)
-  )
-    return j + 1;
-  return j;
 }

@@ -18,6 +18,7 @@ import {
   providerShape,
   type Shape,
   segment,
+  structureShape,
   twoWordKeyShape,
   urlShape,
 } from "./shapes.ts";
@@ -54,6 +55,9 @@ describe("§3a grammars (generated)", () => {
   });
   it('keys of two words: `api key`, `"Private Key"`', () => {
     masksAll(twoWordKeyShape, 300);
+  });
+  it("lists, objects and tuples as a secret's value, at any nesting and escaping depth", () => {
+    masksAll(structureShape, 600);
   });
   it("command lines and connect strings: the tools' flags, Oracle's user/password@, proxies without a scheme", () => {
     masksAll(commandShape, 600);

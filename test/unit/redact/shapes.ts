@@ -732,6 +732,69 @@ export const commandShape: fc.Arbitrary<Shape> = fc
     return { text, canaries: [p1, p2].filter((c) => text.includes(c)), family: `command/${form}` };
   });
 
+/** A piece of a structure: its text and the secret segments it holds. */
+interface Piece {
+  text: string;
+  canaries: string[];
+}
+
+/** Keys inside a secret's structure: secret-named or not, its values are masked all the same. */
+const INNER_KEYS = ["name", "id", "type", "password", "token", "user", "value", "api_key"];
+
+/**
+ * A list, an object or a tuple of any nesting as the value of a secret-named key: items bare or
+ * quoted (brackets and the other quotes inside a quoted item count for nothing), objects of
+ * `"key": item` pairs, lists inside objects and back. Every segment in it is a secret.
+ */
+const structure: fc.Arbitrary<Piece> = fc.letrec<{ item: Piece; node: Piece }>((tie) => ({
+  item: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    segment.map((a) => ({ text: a, canaries: [a] })),
+    fc
+      .tuple(
+        segment,
+        fc.constantFrom('"', "'"),
+        fc.constantFrom("", "]", "}", ")", "[", "{", "(", ", ", '"', "'"),
+      )
+      .map(([a, q, inside]) => {
+        // The other quote inside stays literal; the same quote inside is escaped.
+        const body = `${a}${inside === q ? `\${q}` : inside}`;
+        return { text: `${q}${body}${q}`, canaries: [a] };
+      }),
+    tie("node"),
+  ),
+  node: fc
+    .tuple(
+      fc.constantFrom("{}", "[]", "()"),
+      fc.array(fc.tuple(fc.constantFrom(...INNER_KEYS), tie("item")), { minLength: 1, maxLength: 3 }),
+      fc.constantFrom(", ", ",", " "),
+    )
+    .map(([brackets, items, comma]) => {
+      const object = brackets === "{}";
+      const parts = items.map(([k, v]) => (object ? `"${k}": ${v.text}` : v.text));
+      return {
+        text: `${brackets[0]}${parts.join(comma)}${brackets[1]}`,
+        canaries: items.flatMap(([, v]) => v.canaries),
+      };
+    }),
+})).node;
+
+/** Structured values of secret-named keys (`"credentials": {"password": "v"}`, `tokens: [a, b]`), escaped to depth 0–2. */
+export const structureShape: fc.Arbitrary<Shape> = fc
+  .tuple(
+    keyName,
+    fc.constantFrom('"K": ', '"K":', "K=", "K: ", "K => "),
+    structure,
+    fc.integer({ min: 0, max: 2 }),
+    fc.constantFrom(...CONTEXT_BEFORE),
+    fc.constantFrom("", " done", ", retrying", ' "next": 1'),
+  )
+  .map(([key, form, value, depth, before, after]) => ({
+    text: before + escapeDepth(`${form.replace("K", key)}${value.text}`, depth, false) + after,
+    canaries: value.canaries,
+    family: `structure/${form}/depth${depth}`,
+  }));
+
 /** Any of the above. */
 export const anyShape: fc.Arbitrary<Shape> = fc.oneof(
   { weight: 5, arbitrary: keyValueShape },
@@ -741,6 +804,7 @@ export const anyShape: fc.Arbitrary<Shape> = fc.oneof(
   { weight: 1, arbitrary: markerShape },
   { weight: 2, arbitrary: commandShape },
   { weight: 1, arbitrary: twoWordKeyShape },
+  { weight: 1, arbitrary: structureShape },
 );
 
 /** Output text with the CLI-style escapes of invisible characters taken out, for canary search. */
