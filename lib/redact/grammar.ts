@@ -473,10 +473,12 @@ export function valueAfterKey(
     if (closed > ke) {
       let v = j;
       if (s.charCodeAt(v) === /* , */ 44) v = skipBlanks(s, v + 1);
-      // A quoted flag in a list, its value the next item: `["--db-pass", "v"]`, `['--token', 'v']`.
-      if (flag && v > j && (secret === undefined || secret(s, ks, ke))) {
+      // A quoted flag in a list, its value the next item: `["--db-pass", "v"]`, `['--token', 'v']`;
+      // a call's first argument, its value the second: `setProperty("db.password", "v")`.
+      const call = !flag && v > j && isFirstArgument(s, ks);
+      if ((flag || call) && v > j && (secret === undefined || secret(s, ks, ke))) {
         const item = valueAt(s, v, ending);
-        if (item?.quoted && s.charCodeAt(item.start) !== /* - */ 45) return item;
+        if (item?.quoted && (call || s.charCodeAt(item.start) !== /* - */ 45)) return item;
       }
       v = skipKeyClose(s, v);
       if (wordAt(s, v, "value") && !isAlnum(s.charCodeAt(v + 5))) {
@@ -491,6 +493,34 @@ export function valueAfterKey(
     if (flag && j > closed && c !== /* - */ 45) return judgedValueAt(s, j, ending, secret, ks, ke);
   }
   return null;
+}
+
+/**
+ * Where the quote that opens a key at `ks` starts, in any of its forms (`"`, `\\"`, `\\u0022`,
+ * `%22`, `&quot;`, with the backslashes before it), or -1 if no quote ends at `ks`.
+ */
+function quoteBefore(s: string, ks: number): number {
+  let q = -1;
+  if (isQuote(s.charCodeAt(ks - 1))) q = ks - 1;
+  else {
+    for (const w of QUOTE_WORDS)
+      if (s.charCodeAt(ks - w.length - 1) === /* backslash */ 92 && wordAt(s, ks - w.length, w))
+        q = ks - w.length;
+    if (q < 0)
+      for (const w of ENCODED_QUOTES) if (ks >= w.length && wordAt(s, ks - w.length, w)) return ks - w.length;
+  }
+  return q < 0 ? -1 : backslashesBefore(s, q, Math.max(0, q - 16));
+}
+
+/**
+ * Whether the quoted key at `ks` is the first argument of a call (`config.set('password', …)`,
+ * `os.Setenv("DB_PASSWORD", …)`): its opening quote, in any form, follows a `(`.
+ */
+function isFirstArgument(s: string, ks: number): boolean {
+  let q = quoteBefore(s, ks);
+  if (q < 0) return false;
+  while (q > 0 && (s.charCodeAt(q - 1) === /* space */ 32 || s.charCodeAt(q - 1) === /* tab */ 9)) q--;
+  return s.charCodeAt(q - 1) === /* ( */ 40;
 }
 
 /** The longest YAML tag or anchor read before a value. */

@@ -179,9 +179,12 @@ function isSetArgument(s: string, ks: number): boolean {
 /** Where the word ending at `b` (before a blank) starts, if it has at most `max` characters; else -1. */
 function wordStart(s: string, b: number, max: number): number {
   let a = b;
-  while (a > 0 && a > b - max - 1 && !isSpace(s.charCodeAt(a - 1))) a--;
-  return a > 0 && !isSpace(s.charCodeAt(a - 1)) ? -1 : a;
+  while (a > 0 && a > b - max - 1 && !opensWord(s.charCodeAt(a - 1))) a--;
+  return a > 0 && !opensWord(s.charCodeAt(a - 1)) ? -1 : a;
 }
+
+/** A word of a command starts after a blank, or after a quote (`{"msg":"SET PASSWORD …`). */
+const opensWord = (c: number): boolean => isSpace(c) || c === /* " */ 34 || c === /* ' */ 39;
 
 /** Words that make `<word> key` a secret's key, by length. */
 const KEY_KINDS: string[][] = [];
@@ -280,9 +283,14 @@ function keyValueRule(s: string): string {
       // then the key is judged, then where the value ends is looked for.
       value = valueAfterKey(s, ks, ke, s.charCodeAt(ks) === /* - */ 45, isSecretKeyAt);
       if (value === null && isSpace(s.charCodeAt(ke)) && isSetArgument(s, ks) && isSecretKeyAt(s, ks, ke)) {
-        // `set KEY VALUE` (`aws configure set`, `npm config set`, Redis's `CONFIG SET`), `ENV KEY VALUE`.
+        // `set KEY VALUE` (`aws configure set`, `npm config set`, Redis's `CONFIG SET`), `ENV KEY VALUE`;
+        // MySQL's `SET PASSWORD FOR account = 'v'`.
         const v = skipBlanks(s, ke);
-        if (s.charCodeAt(v) !== /* - */ 45) value = valueAt(s, v);
+        const account = wordAt(s, v, "for") && isSpace(s.charCodeAt(v + 3)) ? skipBlanks(s, v + 3) : -1;
+        if (account > 0) {
+          const eq = skipBlanks(s, wordEnd(s, account));
+          if (s.charCodeAt(eq) === /* = */ 61) value = valueAt(s, skipBlanks(s, eq + 1));
+        } else if (s.charCodeAt(v) !== /* - */ 45) value = valueAt(s, v);
       }
     }
     if (value === null || value.end <= value.start) continue;

@@ -203,7 +203,7 @@ const keyValueFragment: fc.Arbitrary<{ text: string; canaries: string[]; form: s
   .tuple(
     keyName,
     fc.constantFrom(...SEPARATORS),
-    fc.integer({ min: 0, max: 21 }),
+    fc.integer({ min: 0, max: 23 }),
     fc.constantFrom(...QUOTES),
     unquotedValue,
     fc.constantFrom(...QUOTES).chain((q) => quotedValue(q).map((v) => ({ q, v }))),
@@ -328,6 +328,25 @@ const keyValueFragment: fc.Arbitrary<{ text: string; canaries: string[]; form: s
           text: `${lt}${k}${attribute}${gt}${v.text.replace(/[<>&\\]/g, "")}${lt}/${k}${gt}`,
           canaries: v.canaries,
           form: "xml-escaped",
+        };
+      }
+      case 21: {
+        // A call's first argument names the key, its second is the value.
+        const call = ["config.set", "System.setProperty", "os.Setenv", "headers.put", "Set"][pick % 5];
+        return {
+          text: `${call}(${pick & 8 ? " " : ""}${kq}${k}${kq}, ${qv})`,
+          canaries: v.canaries,
+          form: "call-arguments",
+        };
+      }
+      case 22: {
+        // MySQL's `SET PASSWORD FOR account = …`, the value quoted or in `PASSWORD(…)`.
+        const account = ["'app'@'%'", "app@localhost", "CURRENT_USER()", "'app'@'10.0.0.%'"][pick % 4];
+        const quoted = `'${v.text.replace(/'/g, "''")}'`;
+        return {
+          text: `SET PASSWORD FOR ${account} = ${pick & 4 ? `PASSWORD(${quoted})` : quoted}`,
+          canaries: v.canaries,
+          form: "sql-set-password",
         };
       }
       default:
