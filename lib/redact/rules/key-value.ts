@@ -7,7 +7,7 @@
 import { isEscapedLtAt, quoteWordLength, valueAfterKey, valueAt, wordAt, wordEnd } from "../grammar.ts";
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
-import { isKeyChar, isOneMark, isSpace, skipBlanks, spaceFrom, splice } from "../scan.ts";
+import { isKeyChar, isLetter, isOneMark, isSpace, skipBlanks, spaceFrom, splice } from "../scan.ts";
 
 const MAX_KEY = 128;
 
@@ -176,15 +176,18 @@ function isSetArgument(s: string, ks: number): boolean {
   );
 }
 
-/** Where the word ending at `b` (before a blank) starts, if it has at most `max` characters; else -1. */
+/**
+ * Where the command word ending at `b` (before a blank) starts, if it has at most `max` letters or
+ * dashes and no key character before it (a blank, a quote, `=`: `{"msg":"SET PASSWORD …`,
+ * `cmd=set password …`); else -1.
+ */
 function wordStart(s: string, b: number, max: number): number {
   let a = b;
-  while (a > 0 && a > b - max - 1 && !opensWord(s.charCodeAt(a - 1))) a--;
-  return a > 0 && !opensWord(s.charCodeAt(a - 1)) ? -1 : a;
+  while (a > 0 && a > b - max - 1 && isCommandChar(s.charCodeAt(a - 1))) a--;
+  return a > 0 && isKeyChar(s.charCodeAt(a - 1)) ? -1 : a;
 }
 
-/** A word of a command starts after a blank, or after a quote (`{"msg":"SET PASSWORD …`). */
-const opensWord = (c: number): boolean => isSpace(c) || c === /* " */ 34 || c === /* ' */ 39;
+const isCommandChar = (c: number): boolean => isLetter(c) || c === /* - */ 45;
 
 /** Words that make `<word> key` a secret's key, by length. */
 const KEY_KINDS: string[][] = [];
