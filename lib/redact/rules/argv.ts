@@ -22,9 +22,12 @@ const REDIS_A = /\s(?:-a|--pass)(?= )/g;
 const SSHPASS = /\bsshpass\b/g;
 const SSHPASS_P = /\s-p/g;
 const VAULT = /\bvault\s+login\s+/g;
-/** Registry and cloud logins whose `-p` is the password (`docker login -u u -p v`, `az login -p v`). */
+/**
+ * Registry and cloud logins whose `-p` is the password (`docker login -u u -p v`, `az login -p v`),
+ * spaced, assigned or attached (`-p=v`, `-pv`: Go's and Python's flag parsers take all three).
+ */
 const LOGIN = /\b(?:docker|podman|buildah|skopeo|nerdctl|oras|crane|az|helm\s+registry)\s+login\b/g;
-const LOGIN_P = /\s-p(?= )/g;
+const LOGIN_P = /\s-p/g;
 /** OpenSSL's passphrase arguments: `-k v`, and `pass:v` after `-pass`, `-passin`, `-passout`. */
 const OPENSSL = /\bopenssl\b/g;
 const OPENSSL_K = /\s-k(?= )/g;
@@ -352,7 +355,7 @@ function argvRule(s: string): string {
     HTPASSWD.lastIndex = 0;
     while (HTPASSWD.test(s)) HTPASSWD.lastIndex = batchPassword(s, HTPASSWD.lastIndex, add);
   }
-  flagValuesAfter(LOGIN, LOGIN_P, named("login"));
+  attachedValuesAfter(LOGIN, LOGIN_P, named("login"));
   flagValuesAfter(GH_SECRET, GH_SECRET_BODY, named("secret"));
   flagValuesAfter(STORE_VALUE, STORE_VALUE_FLAG, named("secret", "ssm"));
   if (named("securestring")) {

@@ -687,6 +687,8 @@ export const commandShape: fc.Arbitrary<Shape> = fc
       `redis-cli -h cache -a ${shell} PING`,
       `sshpass -p ${shell} ssh deploy@host`,
       `docker login -u ci -p ${shell} registry.example`,
+      `docker login -u ci -p=${shell} registry.example`,
+      `podman login -u ci -p${p1} registry.example`,
       `openssl enc -aes256 -k ${shell} -in x`,
       `openssl pkcs12 -passin pass:${shell} -in x.p12`,
       `keytool -list -storepass ${shell}`,
