@@ -17,7 +17,7 @@ const MAX_KEY = 128;
  * where the key does, whichever word matched.
  */
 const CANDIDATES =
-  /(?:pass|pwd|token|secret|key|auth|cookie|credential|signature|account|identified|sess)[A-Za-z0-9_.-]*/gi;
+  /(?:pass|pwd|token|secret|key|auth|cookie|cred|signature|account|identified|sess)[A-Za-z0-9_.-]*/gi;
 
 /** A key holding one of these (lower case) names a secret. */
 const SECRET_PARTS = [
@@ -133,6 +133,8 @@ function judgeKey(key: string): boolean {
     endsWithPart(key, low, "pass", true) ||
     endsWithPart(key, low, "key", false) ||
     endsWithPart(key, low, "auth", true) ||
+    // `creds`, `aws_creds`: credentials, shortened as often as not.
+    endsWithPart(key, low, "creds", true) ||
     endsWithPart(key, low, "account", true)
   );
 }
@@ -255,10 +257,11 @@ function keyValueRule(s: string): string {
     const limit = Math.max(floor, ks - MAX_KEY - 1);
     while (ks > limit && isKeyChar(s.charCodeAt(ks - 1))) ks--;
     const longer = ks === limit && ks > floor && isKeyChar(s.charCodeAt(ks - 1));
-    // An escaped quote or `<` before the key (`\u0022--db-pass`, `\u003cpassword`) is not part of it.
+    // An escaped quote or `<` before the key (`\u0022--db-pass`, `\u003cpassword`) is not part of
+    // it, even where a word ran through it (`\u003cREDIS_PASS`'s `cRED`, a `cred`).
     if (s.charCodeAt(ks - 1) === /* backslash */ 92) {
       const escaped = quoteWordLength(s, ks) || (isEscapedLtAt(s, ks) ? 5 : 0);
-      if (escaped > 0 && ks + escaped <= m.index) ks += escaped;
+      if (escaped > 0 && ks + escaped < CANDIDATES.lastIndex) ks += escaped;
     }
     const ke = keyEnd(s, CANDIDATES.lastIndex);
     // A key of two words, `key` after a word that says what kind (`api key`, `"Private Key"`):
@@ -328,7 +331,7 @@ export const keyValue: Rule = {
     "key",
     "auth",
     "cookie",
-    "credential",
+    "cred",
     "signature",
     "account",
     "identified",

@@ -80,6 +80,16 @@ describe("§3a grammars (generated)", () => {
     for (const secret of secrets) expect(out, `${line} → ${out}`).not.toContain(secret);
   });
 
+  // A trigger word that runs through an escape before the key (`\u003c` + `RED…` reads `cred`).
+  it.each([
+    ["\\u003cREDIS_PASS\\u003eB2c3d4\\u003c/REDIS_PASS\\u003e", ["B2c3d4"]],
+    ["\\u003cCREDS\\u003eB2c3d4\\u003c/CREDS\\u003e", ["B2c3d4"]],
+    ["\\u0022creds\\u0022: \\u0022B2c3d4\\u0022", ["B2c3d4"]],
+  ] as Array<[string, string[]]>)("a key after an escape: %s", (line, secrets) => {
+    const out = redactText(line);
+    for (const secret of secrets) expect(out, `${line} → ${out}`).not.toContain(secret);
+  });
+
   it("two secrets of any grammars on two lines of one text (an Event message), each masked", () => {
     // One line's reading must not carry over the next line's keys (an unbalanced quote, a last `@`).
     const pair = fc.tuple(anyShape, anyShape, fc.constantFrom("\n", "\r\n")).map(([a, b, between]) => ({

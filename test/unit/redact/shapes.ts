@@ -133,6 +133,8 @@ const KEY_NAMES = [
   "private_key",
   "privateKey",
   "credentials",
+  "creds",
+  "AWS_CREDS",
   "DB_PASS",
   "DB_PASSWORD",
   "PGPASSWORD",
