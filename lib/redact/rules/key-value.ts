@@ -17,7 +17,7 @@ const MAX_KEY = 128;
  * where the key does, whichever word matched.
  */
 const CANDIDATES =
-  /(?:pass|pwd|token|secret|key|auth|cookie|cred|signature|account|identified|sess)[A-Za-z0-9_.-]*/gi;
+  /(?:pass|pwd|token|secret|key|auth|cookie|cred|sig|account|identified|sess)[A-Za-z0-9_.-]*/gi;
 
 /** A key holding one of these (lower case) names a secret. */
 const SECRET_PARTS = [
@@ -135,6 +135,8 @@ function judgeKey(key: string): boolean {
     endsWithPart(key, low, "auth", true) ||
     // `creds`, `aws_creds`: credentials, shortened as often as not.
     endsWithPart(key, low, "creds", true) ||
+    // `sig`: a shared access signature's (Azure's `?sv=…&sig=…` written without its URL).
+    endsWithPart(key, low, "sig", true) ||
     endsWithPart(key, low, "account", true)
   );
 }
@@ -332,7 +334,7 @@ export const keyValue: Rule = {
     "auth",
     "cookie",
     "cred",
-    "signature",
+    "sig",
     "account",
     "identified",
     "sess",

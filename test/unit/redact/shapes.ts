@@ -147,6 +147,7 @@ const KEY_NAMES = [
   "app.secret",
   "cookie",
   "signature",
+  "sig",
   "sessionid",
   "PHPSESSID",
   "JSESSIONID",
