@@ -120,7 +120,8 @@ export function redact(text: string, options: RedactOptions = {}, ascii = false)
   // ASCII holds no private-use character and is its own shadow.
   const asciiText = ascii || isAscii(text);
   const original = asciiText ? text : neutralizePrivateUse(text);
-  let shadow: Shadow | null = asciiText ? null : shadowOf(original, false);
+  // ASCII is its own shadow, unless a terminal's escape sequence colours it.
+  let shadow: Shadow | null = asciiText && !original.includes("\x1b") ? null : shadowOf(original, asciiText);
   // Protecting, pseudonymizing and masking only put placeholders in, which complete no trigger
   // word: the triggers of the shadow hold for every later step.
   let f = shadow === null ? TRIGGERS.of(text, true) : TRIGGERS.of(shadow.text);

@@ -1,11 +1,12 @@
 /**
  * The matching shadow (docs/redaction.md). Rules match on a copy of the text in which invisible
- * characters are removed and compatibility forms folded (NFKC per character: NBSP → space,
+ * characters and terminal colour sequences are removed and compatibility forms folded (NFKC per character: NBSP → space,
  * fullwidth → ASCII), so `pass\u200bword=…` or a fullwidth `ｐａｓｓｗｏｒｄ` is still a password. An
  * index map leads each shadow character back to the original character it came from, so a span
  * masked on the shadow masks the corresponding span of the original.
  */
 import { scratchUnits, utf16Text } from "./scan.ts";
+import { formatEnd, holdsFormat } from "./terminal.ts";
 
 /**
  * Invisible characters: every format character (`Cf`: zero-width space and joiners, soft hyphen,
@@ -66,9 +67,10 @@ export const isAscii = (s: string): boolean => Buffer.byteLength(s, "utf8") === 
  * already NFKC without invisibles, is its own shadow.
  */
 export function shadowOf(s: string, ascii = isAscii(s)): Shadow {
-  if (ascii) return { text: s, start: null, end: null, invisible: false };
-  const invisible = holdsInvisible(s);
-  if (!invisible && allStable(s)) return { text: s, start: null, end: null, invisible };
+  const sequences = holdsFormat(s);
+  if (ascii && !sequences) return { text: s, start: null, end: null, invisible: false };
+  const invisible = !ascii && holdsInvisible(s);
+  if (!invisible && !sequences && allStable(s)) return { text: s, start: null, end: null, invisible };
   // Worst case a character folds to a few more (ligatures, squared words): grow on demand. The
   // shadow's units go to scratch memory and become one string at the end (a piece per run or per
   // character costs more to join than the folding itself on a line of thousands).
@@ -79,6 +81,14 @@ export function shadowOf(s: string, ascii = isAscii(s)): Shadow {
   let n = 0;
   for (let i = 0; i < s.length; ) {
     const c = s.charCodeAt(i);
+    if (c === 0x1b || c === 0x9b) {
+      // Colour is formatting: the shadow reads through it.
+      const past = formatEnd(s, i);
+      if (past > 0) {
+        i = past;
+        continue;
+      }
+    }
     if (c < 0x80) {
       // ASCII maps one to one.
       units[n] = c;

@@ -1,6 +1,7 @@
 /**
  * Control stripping and byte-bounded truncation (docs/pipeline.md §2).
  */
+import { escapeSequenceEnd } from "../redact/terminal.ts";
 
 const HAS_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 /** Any control but tab: escapes and C0/C1 controls need the scan; tabs alone are one native replace. */
@@ -29,7 +30,7 @@ export function stripControls(s: string): string {
       out.push(" ");
       i++;
     } else if (c === 0x1b || c === 0x9b) {
-      i = skipEscape(s, i);
+      i = escapeSequenceEnd(s, i);
     } else {
       i++;
     }
@@ -51,52 +52,6 @@ function tabsToSpaces(s: string): string {
   const bytes = Buffer.from(s, "latin1");
   for (let i = 0; i < bytes.length; i++) if (bytes[i] === 9) bytes[i] = 32;
   return bytes.toString("latin1");
-}
-
-/** Index just past the escape sequence starting at `i` (ESC or C1 CSI). */
-function skipEscape(s: string, i: number): number {
-  const n = s.length;
-  let j: number;
-  let kind: number;
-  if (s.charCodeAt(i) === 0x9b) {
-    j = i + 1;
-    kind = 0x5b;
-  } else {
-    if (i + 1 >= n) return i + 1;
-    kind = s.charCodeAt(i + 1);
-    j = i + 2;
-  }
-  if (kind === 0x5b) {
-    // CSI: parameter bytes 0x30–0x3f, intermediates 0x20–0x2f, one final byte 0x40–0x7e.
-    while (j < n) {
-      const c = s.charCodeAt(j);
-      if (c >= 0x30 && c <= 0x3f) j++;
-      else break;
-    }
-    while (j < n) {
-      const c = s.charCodeAt(j);
-      if (c >= 0x20 && c <= 0x2f) j++;
-      else break;
-    }
-    if (j < n) {
-      const c = s.charCodeAt(j);
-      if (c >= 0x40 && c <= 0x7e) return j + 1;
-    }
-    return j;
-  }
-  if (kind === 0x5d || kind === 0x50 || kind === 0x5f || kind === 0x5e) {
-    // OSC / DCS / APC / PM: up to BEL or ST (ESC \); unterminated runs to the end.
-    while (j < n) {
-      const c = s.charCodeAt(j);
-      if (c === 0x07) return j + 1;
-      if (c === 0x1b) return s.charCodeAt(j + 1) === 0x5c ? j + 2 : j;
-      if (c === 0x9c) return j + 1;
-      j++;
-    }
-    return n;
-  }
-  if (kind >= 0x20 && kind <= 0x7e) return j; // two-byte escape (ESC c, ESC 7, ESC ( B starts …)
-  return i + 1;
 }
 
 /** UTF-8 length of a string (lone surrogates count as 3, as Buffer encodes them). */

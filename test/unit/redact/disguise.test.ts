@@ -1,6 +1,7 @@
 /**
  * Disguises everywhere, and redaction of redacted text. The grammar suite puts invisible and
- * compatibility characters into key-value keys; an attacker puts them anywhere: into a URL's
+ * compatibility characters into key-value keys; an attacker (or a coloured logger's escape
+ * sequences) puts them anywhere: into a URL's
  * scheme and userinfo, a provider token's prefix and body, an identity's key, a value. A reader
  * drops invisible characters and folds compatibility forms without noticing, so the oracle does
  * too: the output, invisibles removed and NFKC-folded, holds no canary. And the chain is a
@@ -23,7 +24,7 @@ import {
 
 /** How a disguise is applied to a shape's whole text. */
 const disguise = fc.record({
-  mode: fc.constantFrom("invisibles", "fullwidth slice", "nbsp", "invisibles and fullwidth"),
+  mode: fc.constantFrom("invisibles", "fullwidth slice", "nbsp", "invisibles and fullwidth", "colour"),
   picks: fc.array(fc.nat(), { minLength: 1, maxLength: 4 }),
   slice: fc.tuple(fc.nat(), fc.nat()),
 });
@@ -44,12 +45,33 @@ function disguised(shape: Shape, d: DisguiseSpec): Shape {
     }
   }
   if (d.mode === "nbsp") text = text.replaceAll(" ", "\u00a0");
+  if (d.mode === "colour") {
+    // A coloured logger's SGR sequences (and line erasure) anywhere in the text, as ESC [ or C1's
+    // CSI; placed from the right, so none lands inside another.
+    const places = d.picks.map((p) => p % (text.length + 1)).sort((a, b) => b - a);
+    places.forEach((at, k) => {
+      text = text.slice(0, at) + COLOURS[(d.picks[k]! + k) % COLOURS.length] + text.slice(at);
+    });
+  }
   return { ...shape, text, family: `${shape.family}/${d.mode}` };
 }
 
+const COLOURS = [
+  "\x1b[0m",
+  "\x1b[31m",
+  "\x1b[1;32m",
+  "\x1b[38;5;208m",
+  "\x1b[38:2::255:0:0m",
+  "\x1b[m",
+  "\x1b[K",
+  "\x9b33m",
+];
+
 const INVISIBLE = new RegExp(`[${INVISIBLES.join("")}]`, "gu");
-/** What a reader makes of the output: invisibles dropped, compatibility forms folded. */
-const read = (out: string): string => out.replace(INVISIBLE, "").normalize("NFKC");
+/** Colour and line erasure as a terminal reads them (an independent pattern, not the shadow's scanner). */
+const SGR = /(?:\x1b\[|\x9b)[0-9;:]*[mK]/g;
+/** What a reader makes of the output: colour and invisibles dropped, compatibility forms folded. */
+const read = (out: string): string => out.replace(SGR, "").replace(INVISIBLE, "").normalize("NFKC");
 
 const masksDisguised = (arb: fc.Arbitrary<Shape>, numRuns: number): void => {
   fc.assert(

@@ -8,20 +8,59 @@ import { neutralizeInvisible, redactText, shadowOf } from "../../../lib/redact/i
 import { holdsInvisible } from "../../../lib/redact/shadow.ts";
 import { INVISIBLES } from "./shapes.ts";
 
+/** Colour (SGR) and line erasure as a terminal reads them, written independently of the scanner. */
+const SGR = /(?:\x1b\[|\x9b)[0-9;:]{0,32}[mK]/;
+const SGR_G = new RegExp(SGR.source, "g");
+const FORMATS = [
+  "",
+  "\x1b[0m",
+  "\x1b[1;31m",
+  "\x1b[m",
+  "\x1b[2K",
+  "\x9b32m",
+  "\x1b[38:2::1:2:3m",
+  "\x1b[",
+  "\x1b",
+  "\x1b[9x",
+];
+
 /** The invisible characters as docs/redaction.md states them, in one class. */
 const INVISIBLE_SOURCE = "[\\p{Cf}\\u034f\\u115f\\u1160\\u3164\\uffa0\\ufe00-\\ufe0f\\u{e0100}-\\u{e01ef}]";
 const INVISIBLE = new RegExp(INVISIBLE_SOURCE, "u");
 
 describe("shadowOf", () => {
-  it("is the string itself for ASCII (no copy, no map), as the full fold finds too", () => {
+  it("is the string itself for ASCII without colour (no copy, no map), as the full fold finds too", () => {
     fc.assert(
-      fc.property(fc.string({ unit: "binary-ascii" }), (s) => {
-        for (const sh of [shadowOf(s), shadowOf(s, false)]) {
-          expect(sh.text).toBe(s);
-          expect(sh.start).toBeNull();
-          expect(sh.invisible).toBe(false);
-        }
-      }),
+      fc.property(
+        fc.string({ unit: "binary-ascii" }).filter((s) => !SGR.test(s)),
+        (s) => {
+          for (const sh of [shadowOf(s), shadowOf(s, false)]) {
+            expect(sh.text).toBe(s);
+            expect(sh.start).toBeNull();
+            expect(sh.invisible).toBe(false);
+          }
+        },
+      ),
+    );
+  });
+
+  it("reads through colour and line erasure, mapping back to the original", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.string({ unit: "binary-ascii", maxLength: 6 }), fc.constantFrom(...FORMATS)), {
+          maxLength: 6,
+        }),
+        fc.string({ unit: "binary-ascii", maxLength: 6 }),
+        (pieces, last) => {
+          const s = pieces.map(([text, format]) => text + format).join("") + last;
+          // What a terminal shows, by an independent pattern; the scanner must agree with it.
+          const shown = s.replace(SGR_G, "");
+          const sh = shadowOf(s);
+          expect(sh.text).toBe(shown);
+          for (let i = 0; i < sh.text.length; i++)
+            expect(s[sh.start === null ? i : sh.start[i]!]).toBe(sh.text[i]);
+        },
+      ),
     );
   });
 
