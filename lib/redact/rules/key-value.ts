@@ -193,6 +193,10 @@ function wordStart(s: string, b: number, max: number): number {
 
 const isCommandChar = (c: number): boolean => isLetter(c) || c === /* - */ 45;
 
+/** Whether the SQL keyword `word` (lower case) stands at `i`, a blank after it. */
+const isSqlWord = (s: string, i: number, word: string): boolean =>
+  wordAt(s, i, word) && isSpace(s.charCodeAt(i + word.length));
+
 /** Words that make `<word> key` a secret's key, by length. */
 const KEY_KINDS: string[][] = [];
 for (const kind of [
@@ -280,11 +284,18 @@ function keyValueRule(s: string): string {
     if (longer || ke - ks > MAX_KEY) continue;
     let value = null;
     if (wordAt(s, m.index, "identified")) {
-      // SQL: `IDENTIFIED BY 'v'` (also `IDENTIFIED WITH plugin BY 'v'` stays out of scope).
-      const by = skipBlanks(s, ke);
-      if (by > ke && wordAt(s, by, "by")) {
-        const v = skipBlanks(s, by + 2);
-        if (v > by + 2) value = valueAt(s, v);
+      // SQL: `IDENTIFIED BY 'v'`, MySQL 8's `IDENTIFIED WITH plugin BY 'v'` (or `AS 'hash'`), and
+      // the old `IDENTIFIED BY PASSWORD 'hash'`.
+      let by = skipBlanks(s, ke);
+      let plugin = false;
+      if (by > ke && isSqlWord(s, by, "with")) {
+        by = skipBlanks(s, wordEnd(s, skipBlanks(s, by + 4)));
+        plugin = true;
+      }
+      if (by > ke && (isSqlWord(s, by, "by") || (plugin && isSqlWord(s, by, "as")))) {
+        let v = skipBlanks(s, by + 2);
+        if (isSqlWord(s, v, "password")) v = skipBlanks(s, v + 8);
+        value = valueAt(s, v);
       }
     } else {
       // The grammar finds where a value starts (most mentions of a key word in prose have none),

@@ -255,12 +255,17 @@ const keyValueFragment: fc.Arbitrary<{ text: string; canaries: string[]; form: s
           canaries: v.canaries,
           form: "sql",
         };
-      case 10:
+      case 10: {
+        // Oracle's and MySQL's `IDENTIFIED BY`, MySQL 8's with a plugin, the old `BY PASSWORD`.
+        const by = ["BY", "WITH mysql_native_password BY", "with caching_sha2_password by", "BY PASSWORD"][
+          pick % 4
+        ];
         return {
-          text: `CREATE USER app IDENTIFIED BY '${v.text.replace(/'/g, "''")}'`,
+          text: `CREATE USER app IDENTIFIED ${by} '${v.text.replace(/'/g, "''")}'`,
           canaries: v.canaries,
           form: "sql",
         };
+      }
       case 11:
         return { text: `--${k.replace(/[._]/g, "-")} ${uv.text}`, canaries: uv.canaries, form: "flag" };
       case 12:
