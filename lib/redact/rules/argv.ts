@@ -17,7 +17,8 @@ const LONG_FLAGS = /--(?:password|passwd|token|api-key|apikey|with-token)(?=[= ]
 const USER_FLAGS = /(?:^|\s)(?:-u|--user|-U|--proxy-user)(?=[= ])/g;
 const MYSQL = /\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b/;
 const MYSQL_P = /(?:^|\s)-p/g;
-const REDIS = /\bredis-cli\b/g;
+/** Redis's CLI and its forks' (Valkey, KeyDB). */
+const REDIS = /\b(?:redis|valkey|keydb)-cli\b/g;
 const REDIS_A = /\s(?:-a|--pass)(?= )/g;
 const SSHPASS = /\bsshpass\b/g;
 const SSHPASS_P = /\s-p/g;
@@ -39,9 +40,14 @@ const SQLCMD = /\b(?:sqlcmd|bcp|osql)\b/g;
 const SQLCMD_P = /\s-P(?= )/g;
 /** RabbitMQ's `add_user NAME PASSWORD` and `change_password NAME PASSWORD`. */
 const RABBITMQ = /\brabbitmqctl\s+(?:add_user|change_password)\s+\S+\s+/g;
-/** Redis's `AUTH [user] password`: after `redis-cli`, or as MONITOR prints it (`"AUTH" "password"`). */
-const REDIS_AUTH = /\sAUTH[ \t]+/g;
-const MONITOR_AUTH = /"AUTH"[ \t]+/g;
+/**
+ * Redis's `AUTH [user] password`, in any case (clients send `auth`): after `redis-cli`, at its
+ * prompt (`127.0.0.1:6379> AUTH …`), or as MONITOR prints it (`"auth" "default" "password"`, also
+ * inside `"hello" "3" "auth" …`).
+ */
+const REDIS_AUTH = /\sAUTH[ \t]+/gi;
+const MONITOR_AUTH = /"AUTH"[ \t]+/gi;
+const PROMPT_AUTH = /:\d+(?:\[\d+\])?>[ \t]*AUTH[ \t]+/gi;
 /** `echo v | … --password-stdin`: what is echoed into a login that reads its password from stdin. */
 const ECHO = /\b(?:echo|printf)[ \t]+(?:-[a-zA-Z]+[ \t]+)*/g;
 /** OpenLDAP's clients take the bind password as `-w v` (or `-wv`); `ldappasswd` also `-a old`, `-s new`. */
@@ -87,21 +93,27 @@ const SECURE_STRING = /\bConvertTo-SecureString\b/gi;
  * most text names none of them, and each check after it is a look-up instead of a search.
  */
 const COMMAND_WORDS =
-  /\b(?:mysql|mariadb|redis-cli|sshpass|vault|login|openssl|mongo|sqlcmd|bcp|osql|rabbitmqctl|AUTH|stdin|chpasswd|htpasswd|ldap|zip|unzip|7z|mosquitto|useradd|usermod|smb|rpcclient|pass:|secrets?\s+(?:set|put|create|add|import|versions)|vercel|ssm|[Ss][Ee][Cc][Uu][Rr][Ee][Ss][Tt][Rr][Ii][Nn][Gg])/g;
+  /\b(?:mysql|mariadb|(?:redis|valkey|keydb)-cli|sshpass|vault|login|openssl|mongo|sqlcmd|bcp|osql|rabbitmqctl|[Aa][Uu][Tt][Hh]\b|stdin|chpasswd|htpasswd|ldap|zip|unzip|7z|mosquitto|useradd|usermod|smb|rpcclient|pass:|secrets?\s+(?:set|put|create|add|import|versions)|vercel|ssm|[Ss][Ee][Cc][Uu][Rr][Ee][Ss][Tt][Rr][Ii][Nn][Gg])/g;
 
 /**
  * The `COMMAND_WORDS` at the start of a word in `s` (as every regex below wants them: a word
  * boundary first lets the native scan skip the inside of words, which random text is made of).
  */
+/** Command words looked up by one name whatever their case or fork (lower case → name). */
+const ALIASES = new Map([
+  ["securestring", "securestring"],
+  ["auth", "AUTH"],
+  ["valkey-cli", "redis-cli"],
+  ["keydb-cli", "redis-cli"],
+]);
+
 function commandWordsIn(s: string): Set<string> {
   const words = new Set<string>();
   COMMAND_WORDS.lastIndex = 0;
   for (let m = COMMAND_WORDS.exec(s); m !== null; m = COMMAND_WORDS.exec(s))
     // A secret store's verb is looked up as `secret` (`secret set`, `secrets versions add`);
     // PowerShell's names, in any case, as `securestring`.
-    words.add(
-      m[0].startsWith("secret") ? "secret" : m[0].toLowerCase() === "securestring" ? "securestring" : m[0],
-    );
+    words.add(m[0].startsWith("secret") ? "secret" : (ALIASES.get(m[0].toLowerCase()) ?? m[0]));
   return words;
 }
 
@@ -306,6 +318,8 @@ function argvRule(s: string): string {
   const authWords = (v: number, monitor: boolean): number => {
     const stop = commandEnd(s, v);
     let end = Math.min(wordEnd(s, v), stop);
+    // Masked already (the user and the password as one): what follows is not AUTH's.
+    if (isOneMark(s, v, end)) return end;
     // MONITOR quotes each word it prints: an unquoted one after the first is not AUTH's.
     const second = skipBlanks(s, end);
     if (second < stop && (!monitor || s.charCodeAt(second) === /* " */ 34))
@@ -317,6 +331,9 @@ function argvRule(s: string): string {
     MONITOR_AUTH.lastIndex = 0;
     while (MONITOR_AUTH.test(s))
       MONITOR_AUTH.lastIndex = Math.max(MONITOR_AUTH.lastIndex, authWords(MONITOR_AUTH.lastIndex, true));
+    PROMPT_AUTH.lastIndex = 0;
+    while (PROMPT_AUTH.test(s))
+      PROMPT_AUTH.lastIndex = Math.max(PROMPT_AUTH.lastIndex, authWords(PROMPT_AUTH.lastIndex, false));
   }
   // Inside each `redis-cli` command.
   eachFlagOf(REDIS, REDIS_AUTH, named("AUTH") && named("redis-cli"), (v) => authWords(v, false));

@@ -720,6 +720,13 @@ export const commandShape: fc.Arbitrary<Shape> = fc
       `redis-cli CONFIG SET requirepass ${shell}`,
       `redis-cli -h cache AUTH default ${shell}`,
       `1700000000.107412 [0 10.0.0.7:60866] "AUTH" "${p1}"`,
+      // Clients send `auth` in lower case, with a user, also inside `HELLO` (go-redis v9).
+      `1700000000.107412 [0 10.0.0.7:60866] "auth" "default" "${p1}"`,
+      `1700000000.107412 [0 10.0.0.7:60866] "hello" "3" "auth" "${user}" "${p1}" "setname" "app"`,
+      `127.0.0.1:6379> AUTH default ${shell}`,
+      `cache:6379[2]> auth ${shell}`,
+      `valkey-cli -h cache -a ${shell} PING`,
+      `keydb-cli -h cache AUTH default ${shell}`,
       `mongo --host db -u admin -p ${shell} --authenticationDatabase admin`,
       `sqlcmd -S db -U sa -P ${shell} -Q "select 1"`,
       `rabbitmqctl add_user admin ${shell}`,
