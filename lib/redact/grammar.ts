@@ -7,7 +7,16 @@
  * closing quote, and where a run ends is searched once per run of the line (`firstOfClass`).
  */
 import { numericReference } from "./escapes.ts";
-import { firstMatch, firstOfClass, isAlnum, isOneMark, isSpace, skipBlanks, spaceFrom } from "./scan.ts";
+import {
+  firstMatch,
+  firstOfClass,
+  isAlnum,
+  isKeyChar,
+  isOneMark,
+  isSpace,
+  skipBlanks,
+  spaceFrom,
+} from "./scan.ts";
 
 const lower = (c: number): number => (c >= /* A */ 65 && c <= /* Z */ 90 ? c + 32 : c);
 
@@ -454,9 +463,11 @@ export function valueAfterKey(
       value.end = assignmentEnd(s, ks, value.start, value.end);
     return value;
   }
-  // XML/HTML element: `<password>v</password>`, `<password type="x">v<`.
-  if (s.charCodeAt(ks - 1) === /* < */ 60 && closed === ke) return elementText(s, ke, secret, ks, ke);
-  const escaped = escapedElementText(s, ks, ke, secret);
+  // XML/HTML element: `<password>v</password>`, `<password type="x">v<`, its name in a namespace
+  // or not (`<wsse:Password>`, `&lt;ns2:password&gt;`).
+  const tag = namespaceStart(s, ks);
+  if (s.charCodeAt(tag - 1) === /* < */ 60 && closed === ke) return elementText(s, ke, secret, ks, ke);
+  const escaped = escapedElementText(s, tag, ks, ke, secret);
   if (escaped !== undefined) return escaped;
   if (j > closed || closed > ke) {
     const c = s.charCodeAt(j);
@@ -586,6 +597,19 @@ function elementText(
   return end > gt + 1 ? { start: gt + 1, end, quoted: true } : null;
 }
 
+/**
+ * Where an element's name holding the key at `ks` starts: at its namespace prefix when one is
+ * there (`wsse:` in `<wsse:Password>`: a name of up to 32 characters and a colon), else at `ks`.
+ */
+function namespaceStart(s: string, ks: number): number {
+  if (s.charCodeAt(ks - 1) !== /* : */ 58) return ks;
+  let p = ks - 1;
+  const stop = Math.max(0, p - 32);
+  // The prefix's characters, back to the tag's `<` (JSON's `\u003c` holds key characters).
+  while (p > stop && isKeyChar(s.charCodeAt(p - 1)) && !(p >= 6 && isEscapedLtAt(s, p - 5))) p--;
+  return p < ks - 1 ? p : ks;
+}
+
 /** `<` and `>` escaped, as JSON and as HTML write them: their letters, any case, searched natively. */
 const ESCAPED_ANGLES = {
   json: { nextOpen: firstMatch(/u003c/gi), nextClose: firstMatch(/u003e/gi), close: 5 },
@@ -600,12 +624,13 @@ const ESCAPED_ANGLES = {
  */
 function escapedElementText(
   s: string,
+  tag: number,
   ks: number,
   ke: number,
   secret: KeyJudge | undefined,
 ): ValueSpan | null | undefined {
-  const json = ks >= 6 && isEscapedLtAt(s, ks - 5);
-  if (!json && !(ks >= 4 && wordAt(s, ks - 4, "&lt;"))) return undefined;
+  const json = tag >= 6 && isEscapedLtAt(s, tag - 5);
+  if (!json && !(tag >= 4 && wordAt(s, tag - 4, "&lt;"))) return undefined;
   const angles = json ? ESCAPED_ANGLES.json : ESCAPED_ANGLES.html;
   // The searches remember their last answer: the keys of a line of unclosed tags scan it once.
   const gt = angles.nextClose(s, ke);

@@ -234,8 +234,15 @@ const keyValueFragment: fc.Arbitrary<{ text: string; canaries: string[]; form: s
         return { text: `params["${k}"]${sep}${qv}`, canaries: v.canaries, form: "bracketed-quoted" };
       case 5:
         return { text: `${k}%3D${uv.text}`, canaries: uv.canaries, form: "url-encoded" };
-      case 6:
-        return { text: `<${k}>${v.text.replace(/[<]/g, "")}</${k}>`, canaries: v.canaries, form: "xml" };
+      case 6: {
+        // In a namespace or not (SOAP's `<wsse:Password>`).
+        const name = `${["", "wsse:", "ns2:", "v1:"][pick % 4]}${k}`;
+        return {
+          text: `<${name}>${v.text.replace(/[<]/g, "")}</${name}>`,
+          canaries: v.canaries,
+          form: "xml",
+        };
+      }
       case 7:
         return {
           text: `<add name="${k}" value="${v.text.replace(/"/g, "'")}"/>`,
@@ -332,8 +339,9 @@ const keyValueFragment: fc.Arbitrary<{ text: string; canaries: string[]; form: s
         // An element escaped as JSON (Go's encoder writes `<` and `>` so) or HTML writes it.
         const [lt, gt] = pick % 2 === 0 ? ["\\u003c", "\\u003e"] : ["&lt;", "&gt;"];
         const attribute = pick & 2 ? ` type=${q}string${q}` : "";
+        const name = `${pick & 4 ? "tns:" : ""}${k}`;
         return {
-          text: `${lt}${k}${attribute}${gt}${v.text.replace(/[<>&\\]/g, "")}${lt}/${k}${gt}`,
+          text: `${lt}${name}${attribute}${gt}${v.text.replace(/[<>&\\]/g, "")}${lt}/${name}${gt}`,
           canaries: v.canaries,
           form: "xml-escaped",
         };
