@@ -503,7 +503,29 @@ export function valueAfterKey(
     // A flag and its value: `--db-pass v` (a following flag is not a value).
     if (flag && j > closed && c !== /* - */ 45) return judgedValueAt(s, j, ending, secret, ks, ke);
   }
+  // An unquoted name/value pair, as Go, YAML's flow style and Java print a Kubernetes EnvVar:
+  // `{Name:DB_PASSWORD Value:v}`, `&EnvVar{Name:DB_PASSWORD,Value:v,}`, `{name: DB_PASSWORD,
+  // value: v}`, `EnvVar(name=API_KEY, value=v)`.
+  if (closed === ke && isNamed(s, ks)) {
+    let v = j;
+    if (s.charCodeAt(v) === /* , */ 44) v = skipBlanks(s, v + 1);
+    if (wordAt(s, v, "value") && !isKeyChar(s.charCodeAt(v + 5))) {
+      const sep2 = separatorEnd(s, skipBlanks(s, v + 5));
+      if (sep2 >= 0) return judgedValueAt(s, skipBlanks(s, sep2), ending, secret, ks, ke);
+    }
+  }
   return null;
+}
+
+/** Whether the key at `ks` is the value of a `name` (`Name:`, `name: `, `name=`) before it. */
+function isNamed(s: string, ks: number): boolean {
+  let p = ks;
+  while (p > 0 && (s.charCodeAt(p - 1) === /* space */ 32 || s.charCodeAt(p - 1) === /* tab */ 9)) p--;
+  const sep = s.charCodeAt(p - 1);
+  if (sep !== /* : */ 58 && sep !== /* = */ 61) return false;
+  p--;
+  while (p > 0 && (s.charCodeAt(p - 1) === /* space */ 32 || s.charCodeAt(p - 1) === /* tab */ 9)) p--;
+  return p >= 4 && wordAt(s, p - 4, "name") && !isKeyChar(s.charCodeAt(p - 5));
 }
 
 /**

@@ -206,7 +206,7 @@ const keyValueFragment: fc.Arbitrary<{ text: string; canaries: string[]; form: s
   .tuple(
     keyName,
     fc.constantFrom(...SEPARATORS),
-    fc.integer({ min: 0, max: 23 }),
+    fc.integer({ min: 0, max: 24 }),
     fc.constantFrom(...QUOTES),
     unquotedValue,
     fc.constantFrom(...QUOTES).chain((q) => quotedValue(q).map((v) => ({ q, v }))),
@@ -236,7 +236,9 @@ const keyValueFragment: fc.Arbitrary<{ text: string; canaries: string[]; form: s
         return { text: `${k}%3D${uv.text}`, canaries: uv.canaries, form: "url-encoded" };
       case 6: {
         // In a namespace or not (SOAP's `<wsse:Password>`).
-        const name = `${["", "wsse:", "ns2:", "v1:"][pick % 4]}${k}`;
+        // (Prefixes of letters: a digit written as an escape, `%31`, is read as one only where
+        // another escape triggers the decoding.)
+        const name = `${["", "wsse:", "soap:", "tns:"][pick % 4]}${k}`;
         return {
           text: `<${name}>${v.text.replace(/[<]/g, "")}</${name}>`,
           canaries: v.canaries,
@@ -364,6 +366,16 @@ const keyValueFragment: fc.Arbitrary<{ text: string; canaries: string[]; form: s
           canaries: v.canaries,
           form: "sql-set-password",
         };
+      }
+      case 23: {
+        // A Kubernetes EnvVar as Go (`%v`, `%+v`), YAML's flow style and Java print it.
+        const forms = [
+          `&EnvVar{Name:${k},Value:${uv.text},ValueFrom:nil,}`,
+          `{Name:${k} Value:${uv.text} ValueFrom:nil}`,
+          `{name: ${k}, value: ${uv.text}}`,
+          `EnvVar(name=${k}, value=${uv.text})`,
+        ];
+        return { text: forms[pick % forms.length]!, canaries: uv.canaries, form: "unquoted-name-value" };
       }
       default:
         // A command line logged as a list: the flag's value is the next item.
