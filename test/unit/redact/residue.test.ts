@@ -122,6 +122,35 @@ const RESIDUE: Array<[string, string, string]> = [
     "net use \\\\files\\share /user:corp\\bob Sup3rS3cret",
     "Sup3rS3cret",
   ],
+  ["the new value of a plan or diff, after `->`", '~ password = "old1" -> "Sup3rS3cret"', "Sup3rS3cret"],
+  [
+    "a type note between key and value (PHP's var_dump)",
+    '["password"]=> string(11) "Sup3rS3cret"',
+    "Sup3rS3cret",
+  ],
+  [
+    "an ODBC value in braces holding `;`, after the first field",
+    "Server=h;Pwd={ab;Sup3rS3cret};",
+    "Sup3rS3cret",
+  ],
+  [
+    "a here-string into a login that reads stdin",
+    "docker login -u ci --password-stdin <<< Sup3rS3cret",
+    "Sup3rS3cret",
+  ],
+  ["a positional credential of a known API", 'db.auth("admin", "Sup3rS3cret")', "Sup3rS3cret"],
+  [
+    "a key that runs `pass` into its word or abbreviates it",
+    "dbpass=Sup3rS3cret pswd=Sup3rS3cret",
+    "Sup3rS3cret",
+  ],
+  ["a URL percent-encoded as a whole", "https%3A%2F%2Fu%3ASup3rS3cret%40host", "Sup3rS3cret"],
+  ["PostgreSQL's dollar-quoted string", "ALTER ROLE app PASSWORD $$Sup3rS3cret$$", "Sup3rS3cret"],
+  [
+    "an Azure AD client secret (`…8Q~…`) without a key",
+    "tenant=y abc8Q~Sup3rS3cretAbcdefghijklmnopqrstu",
+    "Sup3rS3cret",
+  ],
 ];
 
 describe("must survive", () => {
