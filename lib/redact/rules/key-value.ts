@@ -4,7 +4,16 @@
  * name/value attributes, SQL (`PASSWORD '…'`, `IDENTIFIED BY '…'`), flags (`--db-pass v`) and env
  * names with any affix or case (`DB_PASS`, `PGPASSWORD`, `authKey`, `encryptionKey`).
  */
-import { isEscapedLtAt, quoteWordLength, valueAfterKey, valueAt, wordAt, wordEnd } from "../grammar.ts";
+import {
+  isEscapedLtAt,
+  pastQuote,
+  quoteWordLength,
+  type ValueSpan,
+  valueAfterKey,
+  valueAt,
+  wordAt,
+  wordEnd,
+} from "../grammar.ts";
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
 import { isKeyChar, isLetter, isOneMark, isSpace, skipBlanks, spaceFrom, splice } from "../scan.ts";
@@ -252,6 +261,35 @@ function swallowedValuesEnd(s: string, start: number, end: number): number {
   }
 }
 
+/**
+ * The value after `value` and an arrow (`"a" -> "b"`, `a => b`, `(known after apply) -> "b"`): past
+ * the old value's close (a quote in any of its forms, a bracket), blanks, `->` or `=>`, blanks.
+ * Null when no arrow follows.
+ */
+function changedValue(s: string, value: ValueSpan): ValueSpan | null {
+  let i = value.end;
+  if (value.quoted) {
+    const c = s.charCodeAt(i);
+    if (
+      c === /* " */ 34 ||
+      c === /* ' */ 39 ||
+      c === /* backtick */ 96 ||
+      c === /* ) */ 41 ||
+      c === /* ] */ 93 ||
+      c === /* } */ 125
+    )
+      i++;
+    // An escaped or encoded quote (`\"`, `\u0022`, `%22`, `&quot;`).
+    else if (c === /* backslash */ 92 || c === /* % */ 37 || c === /* & */ 38) i = pastQuote(s, i);
+  }
+  const arrow = skipBlanks(s, i);
+  if (arrow === i) return null;
+  const c = s.charCodeAt(arrow);
+  if ((c !== /* - */ 45 && c !== /* = */ 61) || s.charCodeAt(arrow + 1) !== /* > */ 62) return null;
+  const v = skipBlanks(s, arrow + 2);
+  return v > arrow + 2 ? valueAt(s, v) : null;
+}
+
 function keyValueRule(s: string): string {
   const spans: number[] = [];
   const reps: string[] = [];
@@ -319,7 +357,10 @@ function keyValueRule(s: string): string {
     // A value already one marker stays as it is; YAML properties before it are masked all the same.
     const { properties } = value;
     const masked = !isOneMark(s, value.start, value.end);
-    if (!masked && properties === undefined) continue;
+    // A plan's or a diff's new value after the old one is the key's too (`~ password = "a" -> "b"`).
+    const next = changedValue(s, value);
+    const nextMasked = next !== null && next.end > next.start && !isOneMark(s, next.start, next.end);
+    if (!masked && properties === undefined && !nextMasked) continue;
     if (properties !== undefined) {
       spans.push(properties.start, properties.end);
       reps.push(M["key-value"]);
@@ -328,7 +369,11 @@ function keyValueRule(s: string): string {
       spans.push(value.start, value.end);
       reps.push(M["key-value"]);
     }
-    CANDIDATES.lastIndex = Math.max(value.end, ke);
+    if (nextMasked) {
+      spans.push(next.start, next.end);
+      reps.push(M["key-value"]);
+    }
+    CANDIDATES.lastIndex = Math.max(next === null ? value.end : next.end, ke);
     floor = CANDIDATES.lastIndex;
   }
   return splice(s, spans, reps);

@@ -122,7 +122,6 @@ const RESIDUE: Array<[string, string, string]> = [
     "net use \\\\files\\share /user:corp\\bob Sup3rS3cret",
     "Sup3rS3cret",
   ],
-  ["the new value of a plan or diff, after `->`", '~ password = "old1" -> "Sup3rS3cret"', "Sup3rS3cret"],
   [
     "a type note between key and value (PHP's var_dump)",
     '["password"]=> string(11) "Sup3rS3cret"',

@@ -206,7 +206,7 @@ const keyValueFragment: fc.Arbitrary<{ text: string; canaries: string[]; form: s
   .tuple(
     keyName,
     fc.constantFrom(...SEPARATORS),
-    fc.integer({ min: 0, max: 24 }),
+    fc.integer({ min: 0, max: 25 }),
     fc.constantFrom(...QUOTES),
     unquotedValue,
     fc.constantFrom(...QUOTES).chain((q) => quotedValue(q).map((v) => ({ q, v }))),
@@ -376,6 +376,17 @@ const keyValueFragment: fc.Arbitrary<{ text: string; canaries: string[]; form: s
           `EnvVar(name=${k}, value=${uv.text})`,
         ];
         return { text: forms[pick % forms.length]!, canaries: uv.canaries, form: "unquoted-name-value" };
+      }
+      case 24: {
+        // A plan's or a diff's change: the old value and the new one after an arrow.
+        const forms = [
+          [`~ ${k} = "${f1}" -> "${f2}"`, [f1, f2]],
+          [`${k}: ${f1} -> ${f2}`, [f1, f2]],
+          [`~ ${k} = (known after apply) -> "${f2}"`, [f2]],
+          [`${k}: "${f1}" => "${f2}"`, [f1, f2]],
+        ] as const;
+        const [text, canaries] = forms[pick % forms.length]!;
+        return { text, canaries: [...canaries], form: "changed-value" };
       }
       default:
         // A command line logged as a list: the flag's value is the next item.
