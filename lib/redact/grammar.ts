@@ -35,7 +35,8 @@ const ENCODED_QUOTES = ["%22", "%27", "&quot;", "&#34;", "&#x22;", "&apos;", "&#
 export const quoteWordLength = (s: string, i: number): number =>
   QUOTE_WORDS.find((q) => wordAt(s, i, q))?.length ?? 0;
 
-const isQuote = (c: number): boolean => c === /* " */ 34 || c === /* ' */ 39 || c === /* backtick */ 96;
+export const isQuote = (c: number): boolean =>
+  c === /* " */ 34 || c === /* ' */ 39 || c === /* backtick */ 96;
 
 /** Whether `u003c` at `i` follows a backslash: a `<` as JSON escapes it (Go's encoder always does). */
 export const isEscapedLtAt = (s: string, i: number): boolean =>
@@ -233,7 +234,7 @@ function openQuoteEnd(s: string, from: number, close: number): number {
 }
 
 const isOpening = (c: number): boolean => c === /* { */ 123 || c === /* [ */ 91 || c === /* ( */ 40;
-const isClosing = (c: number): boolean => c === /* } */ 125 || c === /* ] */ 93 || c === /* ) */ 41;
+export const isClosing = (c: number): boolean => c === /* } */ 125 || c === /* ] */ 93 || c === /* ) */ 41;
 
 /**
  * Where the structure opened at `i` (`{`, `[` or `(`) closes, or -1 if not on its line: brackets
@@ -519,12 +520,9 @@ export function valueAfterKey(
 
 /** Whether the key at `ks` is the value of a `name` (`Name:`, `name: `, `name=`) before it. */
 function isNamed(s: string, ks: number): boolean {
-  let p = ks;
-  while (p > 0 && (s.charCodeAt(p - 1) === /* space */ 32 || s.charCodeAt(p - 1) === /* tab */ 9)) p--;
-  const sep = s.charCodeAt(p - 1);
-  if (sep !== /* : */ 58 && sep !== /* = */ 61) return false;
-  p--;
-  while (p > 0 && (s.charCodeAt(p - 1) === /* space */ 32 || s.charCodeAt(p - 1) === /* tab */ 9)) p--;
+  const sep = blankBefore(s, ks) - 1;
+  if (s.charCodeAt(sep) !== /* : */ 58 && s.charCodeAt(sep) !== /* = */ 61) return false;
+  const p = blankBefore(s, sep);
   return p >= 4 && wordAt(s, p - 4, "name") && !isKeyChar(s.charCodeAt(p - 5));
 }
 
@@ -550,10 +548,8 @@ function quoteBefore(s: string, ks: number): number {
  * `os.Setenv("DB_PASSWORD", …)`): its opening quote, in any form, follows a `(`.
  */
 function isFirstArgument(s: string, ks: number): boolean {
-  let q = quoteBefore(s, ks);
-  if (q < 0) return false;
-  while (q > 0 && (s.charCodeAt(q - 1) === /* space */ 32 || s.charCodeAt(q - 1) === /* tab */ 9)) q--;
-  return s.charCodeAt(q - 1) === /* ( */ 40;
+  const q = quoteBefore(s, ks);
+  return q >= 0 && s.charCodeAt(blankBefore(s, q) - 1) === /* ( */ 40;
 }
 
 /** The longest YAML tag or anchor read before a value. */

@@ -95,10 +95,6 @@ const SECURE_STRING = /\bConvertTo-SecureString\b/gi;
 const COMMAND_WORDS =
   /\b(?:mysql|mariadb|(?:redis|valkey|keydb)-cli|sshpass|vault|login|openssl|mongo|sqlcmd|bcp|osql|rabbitmqctl|[Aa][Uu][Tt][Hh]\b|stdin|chpasswd|htpasswd|ldap|zip|unzip|7z|mosquitto|useradd|usermod|smb|rpcclient|pass:|secrets?\s+(?:set|put|create|add|import|versions)|vercel|ssm|[Ss][Ee][Cc][Uu][Rr][Ee][Ss][Tt][Rr][Ii][Nn][Gg])/g;
 
-/**
- * The `COMMAND_WORDS` at the start of a word in `s` (as every regex below wants them: a word
- * boundary first lets the native scan skip the inside of words, which random text is made of).
- */
 /** Command words looked up by one name whatever their case or fork (lower case → name). */
 const ALIASES = new Map([
   ["securestring", "securestring"],
@@ -107,12 +103,16 @@ const ALIASES = new Map([
   ["keydb-cli", "redis-cli"],
 ]);
 
+/**
+ * The `COMMAND_WORDS` at the start of a word in `s` (as every regex below wants them: a word
+ * boundary first lets the native scan skip the inside of words, which random text is made of).
+ */
 function commandWordsIn(s: string): Set<string> {
   const words = new Set<string>();
   COMMAND_WORDS.lastIndex = 0;
   for (let m = COMMAND_WORDS.exec(s); m !== null; m = COMMAND_WORDS.exec(s))
-    // A secret store's verb is looked up as `secret` (`secret set`, `secrets versions add`);
-    // PowerShell's names, in any case, as `securestring`.
+    // A secret store's verb is looked up as `secret` (`secret set`, `secrets versions add`), the
+    // words written in any case or by a fork by their `ALIASES`.
     words.add(m[0].startsWith("secret") ? "secret" : (ALIASES.get(m[0].toLowerCase()) ?? m[0]));
   return words;
 }

@@ -5,7 +5,9 @@
  * names with any affix or case (`DB_PASS`, `PGPASSWORD`, `authKey`, `encryptionKey`).
  */
 import {
+  isClosing,
   isEscapedLtAt,
+  isQuote,
   pastQuote,
   quoteWordLength,
   type ValueSpan,
@@ -20,13 +22,28 @@ import { isKeyChar, isLetter, isOneMark, isSpace, skipBlanks, spaceFrom, splice 
 
 const MAX_KEY = 128;
 
+/** The words that may make a key secret-named: the rule's triggers, each the start of a candidate. */
+const WORDS = [
+  "pass",
+  "pwd",
+  "token",
+  "secret",
+  "key",
+  "auth",
+  "cookie",
+  "cred",
+  "sig",
+  "account",
+  "identified",
+  "sess",
+];
+
 /**
  * Where a secret-ish key may be, with the run of key characters (`isKeyChar`) after it: each hit is
  * widened back to its whole key and then judged. The words are all key characters, so the hit ends
  * where the key does, whichever word matched.
  */
-const CANDIDATES =
-  /(?:pass|pwd|token|secret|key|auth|cookie|cred|sig|account|identified|sess)[A-Za-z0-9_.-]*/gi;
+const CANDIDATES = new RegExp(`(?:${WORDS.join("|")})[A-Za-z0-9_.-]*`, "gi");
 
 /** A key holding one of these (lower case) names a secret. */
 const SECRET_PARTS = [
@@ -270,15 +287,7 @@ function changedValue(s: string, value: ValueSpan): ValueSpan | null {
   let i = value.end;
   if (value.quoted) {
     const c = s.charCodeAt(i);
-    if (
-      c === /* " */ 34 ||
-      c === /* ' */ 39 ||
-      c === /* backtick */ 96 ||
-      c === /* ) */ 41 ||
-      c === /* ] */ 93 ||
-      c === /* } */ 125
-    )
-      i++;
+    if (isQuote(c) || isClosing(c)) i++;
     // An escaped or encoded quote (`\"`, `\u0022`, `%22`, `&quot;`).
     else if (c === /* backslash */ 92 || c === /* % */ 37 || c === /* & */ 38) i = pastQuote(s, i);
   }
@@ -343,7 +352,7 @@ function keyValueRule(s: string): string {
         // `set KEY VALUE` (`aws configure set`, `npm config set`, Redis's `CONFIG SET`), `ENV KEY VALUE`;
         // MySQL's `SET PASSWORD FOR account = 'v'`.
         const v = skipBlanks(s, ke);
-        const account = wordAt(s, v, "for") && isSpace(s.charCodeAt(v + 3)) ? skipBlanks(s, v + 3) : -1;
+        const account = isSqlWord(s, v, "for") ? skipBlanks(s, v + 3) : -1;
         if (account > 0) {
           const eq = skipBlanks(s, wordEnd(s, account));
           if (s.charCodeAt(eq) === /* = */ 61) value = valueAt(s, skipBlanks(s, eq + 1));
@@ -381,19 +390,6 @@ function keyValueRule(s: string): string {
 
 export const keyValue: Rule = {
   name: "key-value",
-  words: [
-    "pass",
-    "pwd",
-    "token",
-    "secret",
-    "key",
-    "auth",
-    "cookie",
-    "cred",
-    "sig",
-    "account",
-    "identified",
-    "sess",
-  ],
+  words: WORDS,
   apply: keyValueRule,
 };
