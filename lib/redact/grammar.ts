@@ -27,9 +27,12 @@ export function wordAt(s: string, i: number, word: string): boolean {
   return true;
 }
 
-/** Quote spellings besides the plain characters: JSON/JS escapes, URL and HTML encodings. */
+/** Quote spellings besides the plain characters: JSON/JS escapes, URL (once or twice) and HTML encodings. */
 const QUOTE_WORDS = ["u0022", "u0027", "u0060", "x22", "x27"];
-const ENCODED_QUOTES = ["%22", "%27", "&quot;", "&#34;", "&#x22;", "&apos;", "&#39;", "&#x27;"];
+const ENCODED_QUOTES = [
+  ...["%22", "%27", "%2522", "%2527"],
+  ...["&quot;", "&#34;", "&#x22;", "&apos;", "&#39;", "&#x27;"],
+];
 
 /** Length of the letters of a JSON/JS quote escape (`u0022`, `x27`…) at `i`, or 0; the backslash before is the caller's. */
 export const quoteWordLength = (s: string, i: number): number =>
@@ -254,9 +257,39 @@ export function structureClose(s: string, i: number): number {
       const close = closingQuote(s, p + 1, c, p - backslashesBefore(s, p, i));
       if (close < 0 || close > eol) return -1;
       p = pastQuote(s, close) - 1;
+    } else if (c === /* backslash */ 92 || c === /* % */ 37 || c === /* & */ 38) {
+      // A quote written as an escape or an encoding (`\u0022`, `&quot;`, `%22`) opens a string too.
+      const close = quoteWordClose(s, p, i);
+      if (close === -2) {
+        // A bracket after a backslash may be escaped: the reading that masks more counts it for nothing.
+        const next = s.charCodeAt(p + 1);
+        if (c === /* backslash */ 92 && (isOpening(next) || isClosing(next))) p++;
+        continue;
+      }
+      if (close < 0 || close > eol) return -1;
+      p = pastQuote(s, close) - 1;
     }
   }
   return -1;
+}
+
+/**
+ * Where the string opened by a quote written as a word at `p` closes (`\u0022` after any number of
+ * backslashes, not before `from`; `%22`, `&quot;` and the other encodings): -1 if it does not, -2
+ * if no such quote opens at `p`.
+ */
+function quoteWordClose(s: string, p: number, from: number): number {
+  if (s.charCodeAt(p) === /* backslash */ 92) {
+    if (s.charCodeAt(p - 1) === /* backslash */ 92) return -2;
+    let q = p;
+    while (s.charCodeAt(q) === /* backslash */ 92) q++;
+    const w = quoteWordLength(s, q);
+    return w > 0
+      ? closingQuoteWord(s, q + w, s.slice(q, q + w).toLowerCase(), q - backslashesBefore(s, q, from))
+      : -2;
+  }
+  const w = ENCODED_QUOTES.find((e) => wordAt(s, p, e));
+  return w === undefined ? -2 : indexOfWord(s, w, p + w.length);
 }
 
 /** `indexOf` ignoring ASCII case; `word` in lower case. */
@@ -436,7 +469,12 @@ export function valueAfterKey(
   flag: boolean,
   secret?: KeyJudge,
 ): ValueSpan | null {
-  const before = s.charCodeAt(ks - 1);
+  let before = s.charCodeAt(ks - 1);
+  if (before === /* ; */ 59) {
+    // A key quoted as HTML writes it (`&quot;password&quot;`): that `;` is the entity's.
+    const quote = quoteBefore(s, ks);
+    if (quote >= 0) before = s.charCodeAt(quote - 1);
+  }
   const ending: Ending =
     before === /* ; */ 59
       ? "field"

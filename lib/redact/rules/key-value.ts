@@ -315,6 +315,11 @@ function keyValueRule(s: string): string {
     if (s.charCodeAt(ks - 1) === /* backslash */ 92) {
       const escaped = quoteWordLength(s, ks) || (isEscapedLtAt(s, ks) ? 5 : 0);
       if (escaped > 0 && ks + escaped < CANDIDATES.lastIndex) ks += escaped;
+    } else if (s.charCodeAt(ks - 1) === /* % */ 37) {
+      // Nor is a URL-encoded quote's number (`%22creds%22`, `%2522creds%2522`, `%27creds%27`).
+      let q = ks;
+      while (wordAt(s, q, "25")) q += 2;
+      if ((wordAt(s, q, "22") || wordAt(s, q, "27")) && q + 2 <= m.index) ks = q + 2;
     }
     const ke = keyEnd(s, CANDIDATES.lastIndex);
     // A key of two words, `key` after a word that says what kind (`api key`, `"Private Key"`):

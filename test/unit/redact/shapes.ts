@@ -822,12 +822,17 @@ const structure: fc.Arbitrary<Piece> = fc.letrec<{ item: Piece; node: Piece }>((
         segment,
         fc.constantFrom('"', "'"),
         fc.constantFrom("", "]", "}", ")", "[", "{", "(", ", ", '"', "'"),
+        segment,
       )
-      .map(([a, q, inside]) => {
+      .map(([a, q, inside, b]) => {
         // The other quote inside stays literal; the same quote inside is escaped.
-        const body = `${a}${inside === q ? `\${q}` : inside}`;
-        return { text: `${q}${body}${q}`, canaries: [a] };
+        const body = `${a}${inside === q ? `\${q}` : inside}${b}`;
+        return { text: `${q}${body}${q}`, canaries: [a, b] };
       }),
+    // A bracket escaped with a backslash inside a bare item.
+    fc
+      .tuple(segment, fc.constantFrom("\\]", "\\}", "\\)", "\\["), segment)
+      .map(([a, bracket, b]) => ({ text: `${a}${bracket}${b}`, canaries: [a, b] })),
     tie("node"),
   ),
   node: fc
@@ -853,14 +858,23 @@ export const structureShape: fc.Arbitrary<Shape> = fc
     fc.constantFrom('"K": ', '"K":', "K=", "K: ", "K => "),
     structure,
     fc.integer({ min: 0, max: 2 }),
+    fc.integer({ min: 0, max: 3 }),
     fc.constantFrom(...CONTEXT_BEFORE),
     fc.constantFrom("", " done", ", retrying", ' "next": 1'),
   )
-  .map(([key, form, value, depth, before, after]) => ({
-    text: before + escapeDepth(`${form.replace("K", key)}${value.text}`, depth, false) + after,
-    canaries: value.canaries,
-    family: `structure/${form}/depth${depth}`,
-  }));
+  .map(([key, form, value, depth, quoting, before, after]) => {
+    // Quotes as JSON escapes them again (`\u0022`) or as HTML or a URL (once or twice) encodes them.
+    const plain = `${form.replace("K", key)}${value.text}`;
+    const text =
+      quoting === 0
+        ? escapeDepth(plain, depth, depth > 0)
+        : escapeDepth(plain.replaceAll('"', ["", "&quot;", "%22", "%2522"][quoting]!), depth, false);
+    return {
+      text: before + text + after,
+      canaries: value.canaries,
+      family: `structure/${form}/depth${depth}/quoting${quoting}`,
+    };
+  });
 
 /** Any of the above. */
 export const anyShape: fc.Arbitrary<Shape> = fc.oneof(
