@@ -12,7 +12,9 @@ import {
   firstOfClass,
   isAlnum,
   isKeyChar,
+  isLetter,
   isOneMark,
+  isPlaceholder,
   isSpace,
   skipBlanks,
   spaceFrom,
@@ -194,11 +196,38 @@ export function valueAt(s: string, i: number, ending: Ending = "word"): ValueSpa
       close = indexOfWord(s, w, start);
     }
   }
+  if (start < 0 && k === 0) {
+    const noted = notedValue(s, i, c, ending);
+    if (noted !== undefined) return noted;
+    if ((c | 0x20) === /* e */ 101 && s.charCodeAt(i + 1) === /* ' */ 39) {
+      // PostgreSQL's string with escapes, `E'it\'s'`: a quote after a backslash, at any escaping
+      // depth, is inside it.
+      const close = unescapedQuote(s, i + 2);
+      return { start: i + 2, end: close >= 0 ? close : lineEnd(s, i), quoted: true };
+    }
+    if (c === /* $ */ 36) {
+      const close = dollarQuoteClose(s, i);
+      if (close >= 0) return { start: s.indexOf("$", i + 1) + 1, end: close, quoted: true };
+    }
+  }
+  // ODBC's braces quote a field's value, `;` included (`Pwd={a;b}`); `}}` is a `}` inside.
+  if (start < 0 && k === 0 && ending === "field" && c === /* { */ 123) {
+    const close = bracedFieldClose(s, i + 1);
+    return { start: i + 1, end: close >= 0 ? close : lineEnd(s, i), quoted: true };
+  }
   // A list, an object or a tuple (`["a", "b"]`, `{"password": "v"}`, `("a" "b")`) is one value,
   // masked whole inside its brackets: each item of a secret's list is a secret, and a key inside
   // it no safer. (The brackets stay, so the masked text reads as the same value again.)
   if (start < 0 && k === 0 && ending === "word" && isOpening(c)) {
-    const close = structureClose(s, i);
+    let close = structureClose(s, i);
+    // A doubled `}` with more value after it is ODBC's escaped brace (`Pwd={a}}b}` as a first field).
+    if (
+      c === /* { */ 123 &&
+      close >= 0 &&
+      s.charCodeAt(close + 1) === /* } */ 125 &&
+      wordGoesOn(s, close + 2)
+    )
+      close = bracedFieldClose(s, close + 2);
     return { start: i + 1, end: close >= 0 ? close : lineEnd(s, i), quoted: true };
   }
   if (start < 0) {
@@ -235,6 +264,111 @@ function openQuoteEnd(s: string, from: number, close: number): number {
   const eol = lineEnd(s, from);
   return close < 0 || close > eol ? eol : -1;
 }
+
+/**
+ * The `}` that closes an ODBC braced value whose text starts at `i` (a `}}` pair is a `}` of the
+ * text), or -1 if none on its line.
+ */
+function bracedFieldClose(s: string, i: number): number {
+  const eol = lineEnd(s, i);
+  for (let p = s.indexOf("}", i); p >= 0 && p < eol; p = s.indexOf("}", p + 2))
+    if (s.charCodeAt(p + 1) !== /* } */ 125) return p;
+  return -1;
+}
+
+/** The first `'` from `i` on its line that no backslash precedes and no `'` follows, or -1. */
+function unescapedQuote(s: string, i: number): number {
+  const eol = lineEnd(s, i);
+  for (let p = s.indexOf("'", i); p >= 0 && p < eol; p = s.indexOf("'", p + 1)) {
+    // SQL's doubled quote is a quote inside too.
+    if (s.charCodeAt(p + 1) === /* ' */ 39) p++;
+    else if (s.charCodeAt(p - 1) !== /* backslash */ 92) return p;
+  }
+  return -1;
+}
+
+/** The longest tag of a PostgreSQL dollar quote (`$tag$`) looked for. */
+const DOLLAR_TAG_MAX = 64;
+
+/**
+ * Where the PostgreSQL dollar-quoted string opened at `i` (`$$v$$`, `$tag$v$tag$`) closes on its
+ * line, or -1 (a `$` that opens no such string: `$HOME`, `$$`, a `$x$` never closed).
+ */
+function dollarQuoteClose(s: string, i: number): number {
+  let e = i + 1;
+  const limit = Math.min(s.length, i + DOLLAR_TAG_MAX);
+  if (s.charCodeAt(e) !== /* $ */ 36) {
+    if (!isLetter(s.charCodeAt(e)) && s.charCodeAt(e) !== /* _ */ 95) return -1;
+    while (e < limit && (isAlnum(s.charCodeAt(e)) || s.charCodeAt(e) === /* _ */ 95)) e++;
+    if (s.charCodeAt(e) !== /* $ */ 36) return -1;
+  }
+  const tag = s.slice(i, e + 1);
+  const close = s.indexOf(tag, e + 1);
+  return close > e + 1 && close < lineEnd(s, e) ? close : -1;
+}
+
+/** The longest type name of a dumper's note read before a value (`(map[string]interface {})`). */
+const TYPE_NOTE_MAX = 64;
+
+/**
+ * A value a dumper writes after a note of its type, at `i` (`c`: the code there), with the note as
+ * its properties (masked too: it gives the secret's length, and what looks like a note may be the
+ * secret); undefined when there is none. go-spew: `(string) (len=12) "v"`, `(int) 5`, and a
+ * pointer's `(*string)(0xc000010250)((len=12) "v")`, masked whole inside the outer parentheses;
+ * PHP's `var_dump`: `string(12) "v"`.
+ */
+function notedValue(s: string, i: number, c: number, ending: Ending): ValueSpan | null | undefined {
+  if (ending !== "word") return undefined;
+  let e = -1;
+  if (c === /* ( */ 40) {
+    // `(` type `)`: a name with `*`, `.`, `[`, `]` (`*main.Config`, `[]uint8`, `map[string]int`), or
+    // anything else without blanks or parentheses (the note is masked as well).
+    e = i + 1;
+    const limit = Math.min(s.length, i + TYPE_NOTE_MAX);
+    while (e < limit && isTypeChar(s.charCodeAt(e))) e++;
+    if (e === i + 1 || s.charCodeAt(e) !== /* ) */ 41) return undefined;
+    e++;
+    if (wordAt(s, e, "(0x")) {
+      // A pointer and its address; the value pointed to follows in parentheses.
+      let p = e + 3;
+      while (p < e + 32 && s.charCodeAt(p) !== /* ) */ 41 && !isSpace(s.charCodeAt(p))) p++;
+      if (s.charCodeAt(p) !== /* ) */ 41 || s.charCodeAt(p + 1) !== /* ( */ 40) return undefined;
+      // Masked whole inside the note's `(` and the value's `)`, which stay, as a structure's brackets do.
+      const close = structureClose(s, p + 1);
+      return { start: i + 1, end: close >= 0 ? close : lineEnd(s, i), quoted: true };
+    }
+  } else if (c === /* s */ 115 && wordAt(s, i, "string(")) {
+    e = i + 7;
+    while (e < i + 24 && isTypeChar(s.charCodeAt(e))) e++;
+    if (e === i + 7 || s.charCodeAt(e) !== /* ) */ 41) return undefined;
+    e++;
+  } else return undefined;
+  let v = skipBlanks(s, e);
+  if (v === e) return undefined;
+  if (wordAt(s, v, "(len=")) {
+    // go-spew's length (and a slice's capacity: `(len=3 cap=4)`).
+    let p = v + 5;
+    while (p < v + 32 && (isTypeChar(s.charCodeAt(p)) || s.charCodeAt(p) === /* space */ 32)) p++;
+    if (s.charCodeAt(p) !== /* ) */ 41) return undefined;
+    v = skipBlanks(s, p + 1);
+  }
+  // A dumped value: quoted (in any of the quote's forms), a number, a structure; not an arrow, a
+  // word or the line's end.
+  if (!DUMPED_VALUE_STARTS.includes(s[v] ?? "") && !isQuote(s.charCodeAt(v))) return undefined;
+  const value = valueAt(s, v);
+  if (value !== null) value.properties = { start: i, end: blankBefore(s, v) };
+  return value;
+}
+
+/** How a dumped value after a type note may start, besides a quote: an escaped or encoded quote, a digit, a structure. */
+const DUMPED_VALUE_STARTS = "\\%&0123456789{[";
+
+/**
+ * What a type note holds between its parentheses: no blank, no parenthesis, no placeholder (a
+ * value masked in its parentheses is a value, so redacting again changes nothing).
+ */
+const isTypeChar = (c: number): boolean =>
+  !isSpace(c) && c !== /* ( */ 40 && c !== /* ) */ 41 && !isPlaceholder(c);
 
 const isOpening = (c: number): boolean => c === /* { */ 123 || c === /* [ */ 91 || c === /* ( */ 40;
 export const isClosing = (c: number): boolean => c === /* } */ 125 || c === /* ] */ 93 || c === /* ) */ 41;
@@ -481,15 +615,17 @@ export function valueAfterKey(
       : before === /* ? */ 63 || before === /* & */ 38 || before === /* # */ 35
         ? "parameter"
         : "word";
-  const closed = skipKeyClose(s, ke);
+  const closed = visibilityEnd(s, ks, skipKeyClose(s, ke));
   let j = skipBlanks(s, closed);
   const sep = separatorEnd(s, j);
   if (sep >= 0) {
     const assigned = closed === ke && sep === ke + 1 && s.charCodeAt(ke) === /* = */ 61;
+    const colon = sep === j + 1 && s.charCodeAt(j) === /* : */ 58;
     j = skipBlanks(s, sep);
     const properties = ending === "word" ? nodePropertiesEnd(s, j) : j;
-    const value = judgedValueAt(s, properties, ending, secret, ks, ke);
+    let value = judgedValueAt(s, properties, ending, secret, ks, ke);
     if (value !== null && properties > j) value.properties = { start: j, end: blankBefore(s, properties) };
+    else if (value !== null && colon && ending === "word") value = declaredValue(s, value) ?? value;
     // `-e "PGPASSWORD=a b"`: an assignment that opens a quoted string is valued to its close.
     // (A value already masked whole, one marker, stays as it is: redacting again changes nothing.)
     if (
@@ -512,10 +648,10 @@ export function valueAfterKey(
     const c = s.charCodeAt(j);
     // SQL and prose: `PASSWORD 'v'`, `password "v"`; not a quoted key that a separator follows
     // (`chpasswd "password"= "v"`: the value is that key's).
-    if (j > closed && isQuote(c)) {
+    if (j > closed && (isQuote(c) || isSqlStringAt(s, j, c))) {
       // The key is judged before the quote's close is looked for (keys inside a long value).
       if (secret !== undefined && !secret(s, ks, ke)) return null;
-      const close = closingQuote(s, j + 1, c, 0);
+      const close = isQuote(c) ? closingQuote(s, j + 1, c, 0) : -1;
       if (close >= 0 && separatorEnd(s, skipBlanks(s, close + 1)) >= 0) return null;
       return judgedValueAt(s, j, ending, undefined, ks, ke);
     }
@@ -612,13 +748,66 @@ function nodePropertiesEnd(s: string, j: number): number {
     )
       return j;
     const next = skipBlanks(s, e);
-    if (next >= s.length || isSpace(s.charCodeAt(next))) return j;
+    // Not before `=`: Rust's `password: &str = "v"` declares a type.
+    if (next >= s.length || isSpace(s.charCodeAt(next)) || s.charCodeAt(next) === /* = */ 61) return j;
     j = next;
   }
   return j;
 }
 
 const isAnchorChar = (c: number) => c !== /* ; */ 59 && c !== /* & */ 38;
+
+/**
+ * Index past the visibility PHP's dumps write inside a property's brackets, after its name and
+ * quote at `i` (`["password":protected]`, `["password":"App\\User":private]` from `var_dump`,
+ * `[password:App\\User:private]` from `print_r`); `i` itself when there is none.
+ */
+function visibilityEnd(s: string, ks: number, i: number): number {
+  if (s.charCodeAt(i) !== /* : */ 58) return i;
+  // The bracket before the key, or before its opening quote in any form (`"`, `\u0022`, `%22`, `&quot;`).
+  const b = s.charCodeAt(ks - 1);
+  if (b !== /* [ */ 91 && !isQuote(b) && b !== /* 2 */ 50 && b !== /* 7 */ 55 && b !== /* ; */ 59) return i;
+  const quote = quoteBefore(s, ks);
+  if (s.charCodeAt((quote < 0 ? ks : quote) - 1) !== /* [ */ 91) return i;
+  let e = i + 1;
+  const limit = Math.min(s.length, e + TYPE_NOTE_MAX);
+  while (e < limit && s.charCodeAt(e) !== /* ] */ 93 && !isSpace(s.charCodeAt(e))) e++;
+  if (s.charCodeAt(e) !== /* ] */ 93) return i;
+  const visible = (word: string): boolean =>
+    e - word.length > i &&
+    s.charCodeAt(e - word.length - 1) === /* : */ 58 &&
+    wordAt(s, e - word.length, word);
+  return visible("protected") || visible("private") ? e + 1 : i;
+}
+
+/**
+ * The value of a declaration whose type annotation was read as the value after `:` (`password: str
+ * = "v"`, Kotlin's `val password: String = "v"`, Rust's `let password: &str = "v"`): the value after
+ * `=`, with the annotation as its properties (masked too: it may be the secret itself); null when no
+ * `=` follows.
+ */
+function declaredValue(s: string, annotation: ValueSpan): ValueSpan | null {
+  if (annotation.quoted) return null;
+  const eq = skipBlanks(s, annotation.end);
+  if (eq === annotation.end || s.charCodeAt(eq) !== /* = */ 61) return null;
+  const d = s.charCodeAt(eq + 1);
+  if (d === /* = */ 61 || d === /* > */ 62) return null;
+  const v = skipBlanks(s, eq + 1);
+  const value = v > eq + 1 ? valueAt(s, v) : null;
+  if (value !== null) value.properties = { start: annotation.start, end: annotation.end };
+  return value;
+}
+
+/**
+ * Whether a PostgreSQL string constant other than a plain quoted one starts at `i` (`c`: the code
+ * there): dollar-quoted (`$$v$$`, `$tag$v$tag$`), with escapes (`E'v'`) or Unicode escapes (`U&'v'`).
+ */
+function isSqlStringAt(s: string, i: number, c: number): boolean {
+  if (c === /* $ */ 36) return dollarQuoteClose(s, i) >= 0;
+  const l = c | 0x20;
+  if (l === /* e */ 101) return s.charCodeAt(i + 1) === /* ' */ 39;
+  return l === /* u */ 117 && s.charCodeAt(i + 1) === /* & */ 38 && s.charCodeAt(i + 2) === /* ' */ 39;
+}
 
 /** The end of the non-blank text before the blanks that end at `i`. */
 function blankBefore(s: string, i: number): number {

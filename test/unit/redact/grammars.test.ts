@@ -13,6 +13,7 @@ import {
   commandShape,
   identityShape,
   keyValueShape,
+  keyValueShapeOf,
   leaks,
   markerShape,
   providerShape,
@@ -40,6 +41,15 @@ const masksAll = (arb: fc.Arbitrary<Shape>, numRuns: number): void => {
 describe("§3a grammars (generated)", () => {
   it("key-value: every key form, separator, quoting, escaping depth 0–3 and disguise", () => {
     masksAll(keyValueShape, 2000);
+  });
+  it("a type note between key and value (go-spew, PHP's dumps, declarations), at every depth and disguise", () => {
+    masksAll(keyValueShapeOf([25]), 600);
+  });
+  it("ODBC braces holding `;`, `=` and `}}`, as a later field and as the first", () => {
+    masksAll(keyValueShapeOf([26]), 400);
+  });
+  it("PostgreSQL's dollar-quoted, E'…' and U&'…' strings after PASSWORD", () => {
+    masksAll(keyValueShapeOf([27]), 400);
   });
   it("URL authorities: empty user, bare token user, @ / ? : # inside the password", () => {
     masksAll(urlShape, 500);

@@ -201,202 +201,260 @@ const SEPARATORS = [
 ];
 const QUOTES = ['"', "'", "`"];
 
-/** A key-value fragment in one of the grammar's forms, with its canaries. */
-const keyValueFragment: fc.Arbitrary<{ text: string; canaries: string[]; form: string }> = fc
-  .tuple(
-    keyName,
-    fc.constantFrom(...SEPARATORS),
-    fc.integer({ min: 0, max: 25 }),
-    fc.constantFrom(...QUOTES),
-    unquotedValue,
-    fc.constantFrom(...QUOTES).chain((q) => quotedValue(q).map((v) => ({ q, v }))),
-    shellWord,
-    fc.tuple(segment, segment),
-    fc.integer({ min: 0, max: 15 }),
-  )
-  .map(([k, sep, form, kq, uv, { q, v }, sw, [f1, f2], pick]) => {
-    const qv = `${q}${v.text}${q}`;
-    switch (form) {
-      case 0:
-        return { text: `${k}${sep}${uv.text}`, canaries: uv.canaries, form: "bare" };
-      case 1:
-        return { text: `${k}${sep}${qv}`, canaries: v.canaries, form: "bare-quoted" };
-      case 2:
-        return { text: `${kq}${k}${kq}${sep}${qv}`, canaries: v.canaries, form: "quoted" };
-      case 3:
-        // An array field's key has an index, empty or not, or a name (`password[]=`, `config[password][0]=`).
-        return {
-          text: `${pick & 4 ? `config[${k}]` : k}${["", "[]", "[0]", "[12]", "[new]"][pick % 5]}${sep}${uv.text}`,
-          canaries: uv.canaries,
-          form: "bracketed",
-        };
-      case 4:
-        return { text: `params["${k}"]${sep}${qv}`, canaries: v.canaries, form: "bracketed-quoted" };
-      case 5:
-        return { text: `${k}%3D${uv.text}`, canaries: uv.canaries, form: "url-encoded" };
-      case 6: {
-        // In a namespace or not (SOAP's `<wsse:Password>`).
-        // (Prefixes of letters: a digit written as an escape, `%31`, is read as one only where
-        // another escape triggers the decoding.)
-        const name = `${["", "wsse:", "soap:", "tns:"][pick % 4]}${k}`;
-        return {
-          text: `<${name}>${v.text.replace(/[<]/g, "")}</${name}>`,
-          canaries: v.canaries,
-          form: "xml",
-        };
+/** How many forms `keyValueFragment` writes: form numbers run from 0 to this. */
+const LAST_FORM = 28;
+
+/** A key-value fragment in one of the grammar's forms (`forms` picks which), with its canaries. */
+const keyValueFragment = (
+  forms: fc.Arbitrary<number> = fc.integer({ min: 0, max: LAST_FORM }),
+): fc.Arbitrary<{ text: string; canaries: string[]; form: string }> =>
+  fc
+    .tuple(
+      keyName,
+      fc.constantFrom(...SEPARATORS),
+      forms,
+      fc.constantFrom(...QUOTES),
+      unquotedValue,
+      fc.constantFrom(...QUOTES).chain((q) => quotedValue(q).map((v) => ({ q, v }))),
+      shellWord,
+      fc.tuple(segment, segment),
+      fc.integer({ min: 0, max: 15 }),
+    )
+    .map(([k, sep, form, kq, uv, { q, v }, sw, [f1, f2], pick]) => {
+      const qv = `${q}${v.text}${q}`;
+      switch (form) {
+        case 0:
+          return { text: `${k}${sep}${uv.text}`, canaries: uv.canaries, form: "bare" };
+        case 1:
+          return { text: `${k}${sep}${qv}`, canaries: v.canaries, form: "bare-quoted" };
+        case 2:
+          return { text: `${kq}${k}${kq}${sep}${qv}`, canaries: v.canaries, form: "quoted" };
+        case 3:
+          // An array field's key has an index, empty or not, or a name (`password[]=`, `config[password][0]=`).
+          return {
+            text: `${pick & 4 ? `config[${k}]` : k}${["", "[]", "[0]", "[12]", "[new]"][pick % 5]}${sep}${uv.text}`,
+            canaries: uv.canaries,
+            form: "bracketed",
+          };
+        case 4:
+          return { text: `params["${k}"]${sep}${qv}`, canaries: v.canaries, form: "bracketed-quoted" };
+        case 5:
+          return { text: `${k}%3D${uv.text}`, canaries: uv.canaries, form: "url-encoded" };
+        case 6: {
+          // In a namespace or not (SOAP's `<wsse:Password>`).
+          // (Prefixes of letters: a digit written as an escape, `%31`, is read as one only where
+          // another escape triggers the decoding.)
+          const name = `${["", "wsse:", "soap:", "tns:"][pick % 4]}${k}`;
+          return {
+            text: `<${name}>${v.text.replace(/[<]/g, "")}</${name}>`,
+            canaries: v.canaries,
+            form: "xml",
+          };
+        }
+        case 7:
+          return {
+            text: `<add name="${k}" value="${v.text.replace(/"/g, "'")}"/>`,
+            canaries: v.canaries,
+            form: "name-value",
+          };
+        case 8:
+          return {
+            text: `{"name":"${k}","value":"${v.text.replace(/["\\]/g, "'")}"}`,
+            canaries: v.canaries,
+            form: "json-name-value",
+          };
+        case 9:
+          // SQL writes a quote inside a string as two.
+          return {
+            text: `ALTER USER app WITH PASSWORD '${v.text.replace(/'/g, "''")}'`,
+            canaries: v.canaries,
+            form: "sql",
+          };
+        case 10: {
+          // Oracle's and MySQL's `IDENTIFIED BY`, MySQL 8's with a plugin, the old `BY PASSWORD`.
+          const by = ["BY", "WITH mysql_native_password BY", "with caching_sha2_password by", "BY PASSWORD"][
+            pick % 4
+          ];
+          return {
+            text: `CREATE USER app IDENTIFIED ${by} '${v.text.replace(/'/g, "''")}'`,
+            canaries: v.canaries,
+            form: "sql",
+          };
+        }
+        case 11:
+          return { text: `--${k.replace(/[._]/g, "-")} ${uv.text}`, canaries: uv.canaries, form: "flag" };
+        case 12:
+          return { text: `${k}${sep}${sw.text}`, canaries: sw.canaries, form: "shell-word" };
+        case 14:
+          return {
+            text: `<entry key="${k}" type="string">${v.text.replace(/[<]/g, "")}</entry>`,
+            canaries: v.canaries,
+            form: "xml-attribute-named",
+          };
+        case 13:
+          return {
+            text: `--${k.replace(/[._]/g, "-")}=${sw.text}`,
+            canaries: sw.canaries,
+            form: "flag-shell-word",
+          };
+        case 15:
+          // A connection string's field: its value runs to `;`, spaces included.
+          return {
+            text: `Server=db.internal;User Id=app;${k}=${f1} ${f2};Encrypt=true`,
+            canaries: [f1, f2],
+            form: "connection-field",
+          };
+        case 16:
+          // An assignment that opens a quoted string: its value runs to the close, spaces included.
+          return {
+            text: `docker run -e ${q}${k}=${f1} ${f2}${q} -e ${q}MODE=prod${q} app`,
+            canaries: [f1, f2],
+            form: "quoted-assignment",
+          };
+        case 17:
+          return {
+            text: `[${q}--${k.replace(/[._]/g, "-")}=${f1} ${f2}${q}, ${q}--verbose${q}]`,
+            canaries: [f1, f2],
+            form: "quoted-flag-assignment",
+          };
+        case 18:
+          // An XML element's text in a CDATA section, which may hold markup.
+          return {
+            text: `<${k}><![CDATA[${v.text.replaceAll("]]>", "")} <${f1}/>]]></${k}>`,
+            canaries: [...v.canaries, f1],
+            form: "xml-cdata",
+          };
+        case 19: {
+          // YAML's node properties before the value; what looks like a tag may be the secret itself.
+          const tags = [
+            "!!str",
+            "!!binary",
+            `&${f1}`,
+            `!${f1}`,
+            "!<tag:yaml.org,2002:str>",
+            `&${f1}\t!!str`,
+            `!!str &${f1}`,
+            "!",
+          ];
+          const value = pick % 2 === 0 ? uv : { text: qv, canaries: v.canaries };
+          return {
+            text: `${k}: ${tags[pick >> 1]} ${value.text}`,
+            canaries: [...value.canaries, ...(tags[pick >> 1]?.includes(f1) ? [f1] : [])],
+            form: "yaml-properties",
+          };
+        }
+        case 20: {
+          // An element escaped as JSON (Go's encoder writes `<` and `>` so) or HTML writes it.
+          const [lt, gt] = pick % 2 === 0 ? ["\\u003c", "\\u003e"] : ["&lt;", "&gt;"];
+          const attribute = pick & 2 ? ` type=${q}string${q}` : "";
+          const name = `${pick & 4 ? "tns:" : ""}${k}`;
+          return {
+            text: `${lt}${name}${attribute}${gt}${v.text.replace(/[<>&\\]/g, "")}${lt}/${name}${gt}`,
+            canaries: v.canaries,
+            form: "xml-escaped",
+          };
+        }
+        case 21: {
+          // A call's first argument names the key, its second is the value.
+          const call = ["config.set", "System.setProperty", "os.Setenv", "headers.put", "Set"][pick % 5];
+          return {
+            text: `${call}(${pick & 8 ? " " : ""}${kq}${k}${kq}, ${qv})`,
+            canaries: v.canaries,
+            form: "call-arguments",
+          };
+        }
+        case 22: {
+          // MySQL's `SET PASSWORD FOR account = …`, the value quoted or in `PASSWORD(…)`.
+          const account = ["'app'@'%'", "app@localhost", "CURRENT_USER()", "'app'@'10.0.0.%'"][pick % 4];
+          const quoted = `'${v.text.replace(/'/g, "''")}'`;
+          return {
+            text: `SET PASSWORD FOR ${account} = ${pick & 4 ? `PASSWORD(${quoted})` : quoted}`,
+            canaries: v.canaries,
+            form: "sql-set-password",
+          };
+        }
+        case 23: {
+          // A Kubernetes EnvVar as Go (`%v`, `%+v`), YAML's flow style and Java print it.
+          const forms = [
+            `&EnvVar{Name:${k},Value:${uv.text},ValueFrom:nil,}`,
+            `{Name:${k} Value:${uv.text} ValueFrom:nil}`,
+            `{name: ${k}, value: ${uv.text}}`,
+            `EnvVar(name=${k}, value=${uv.text})`,
+          ];
+          return { text: forms[pick % forms.length]!, canaries: uv.canaries, form: "unquoted-name-value" };
+        }
+        case 24: {
+          // A plan's or a diff's change: the old value and the new one after an arrow.
+          const forms = [
+            [`~ ${k} = "${f1}" -> "${f2}"`, [f1, f2]],
+            [`${k}: ${f1} -> ${f2}`, [f1, f2]],
+            [`~ ${k} = (known after apply) -> "${f2}"`, [f2]],
+            [`${k}: "${f1}" => "${f2}"`, [f1, f2]],
+          ] as const;
+          const [text, canaries] = forms[pick % forms.length]!;
+          return { text, canaries: [...canaries], form: "changed-value" };
+        }
+        case 25: {
+          // A type note between key and value: go-spew's, PHP's `var_dump` (with the property's
+          // visibility) and `print_r`, a declaration's annotation.
+          const n = v.text.length;
+          const dq = `"${v.text.replace(/["\\]/g, "'")}"`;
+          const forms: Array<[string, string[]]> = [
+            [`${k}: (string) (len=${n}) ${dq}`, v.canaries],
+            [`${k}: (main.Secret) (len=${n}) ${qv}`, v.canaries],
+            [`${k}: (*string)(0xc0000${pick}a250)((len=${n}) ${dq})`, v.canaries],
+            [`${k}: ([]string) (len=2 cap=2) {${qv}, ${q}${f1}${q}}`, [...v.canaries, f1]],
+            [`["${k}"]=>${pick & 16 ? "  " : " "}string(${n}) ${dq}`, v.canaries],
+            [`["${k}":protected]=> string(${n}) ${dq}`, v.canaries],
+            [`["${k}":"App\\Models\\User":private]=> string(${n}) ${dq}`, v.canaries],
+            [`[${k}:protected] => ${uv.text}`, uv.canaries],
+            [`[${k}:App\\Models\\User:private] => ${uv.text}`, uv.canaries],
+            [`${k}: str = ${qv}`, v.canaries],
+            [`val ${k}: String = ${qv}`, v.canaries],
+            [`let ${k}: &str = ${qv};`, v.canaries],
+            [`private ${k}: string = ${qv};`, v.canaries],
+            [`${k}: Optional[str] = ${uv.text}`, uv.canaries],
+          ];
+          const [text, canaries] = forms[pick % forms.length]!;
+          return { text, canaries, form: "type-note" };
+        }
+        case 26: {
+          // ODBC's braces quote a field's value: `;` and `=` inside, `}}` for a `}`.
+          const inner = [`${f1};${f2}`, `${f1}}}${f2}`, `${f1} = ${f2}}};`, `${f1};${f2}}}`, `{${f1};${f2}`][
+            pick % 5
+          ]!;
+          const text =
+            pick & 8
+              ? `Driver={ODBC Driver 18 for SQL Server};Server=tcp:db,1433;Uid=app;${k}={${inner}};Encrypt=yes`
+              : `${k}={${inner}};Server=db;Uid=app`;
+          return { text, canaries: [f1, f2], form: "odbc-braces" };
+        }
+        case 27: {
+          // PostgreSQL's string constants besides '…': dollar-quoted, with escapes, with Unicode escapes.
+          const body = v.text.replaceAll("$", "").replaceAll("'", "''");
+          const value = [
+            `$$${body}$$`,
+            `$pw$${body}$pw$`,
+            `$_x1$${body}$_x1$`,
+            `E'${v.text.replace(/\\/g, "").replace(/'/g, "\\'")}'`,
+            `U&'${body}'`,
+            `e'${body}'`,
+          ][pick % 6]!;
+          return {
+            text: `ALTER ROLE app WITH LOGIN PASSWORD ${value}${pick & 8 ? " VALID UNTIL 'infinity'" : ";"}`,
+            canaries: v.canaries,
+            form: "sql-string-constant",
+          };
+        }
+        default:
+          // A command line logged as a list: the flag's value is the next item.
+          return {
+            text: `[${q}mysqld${q}, ${q}--${k.replace(/[._]/g, "-")}${q},${sep.startsWith(" ") ? " " : ""}${qv}]`,
+            canaries: v.canaries,
+            form: "flag-list",
+          };
       }
-      case 7:
-        return {
-          text: `<add name="${k}" value="${v.text.replace(/"/g, "'")}"/>`,
-          canaries: v.canaries,
-          form: "name-value",
-        };
-      case 8:
-        return {
-          text: `{"name":"${k}","value":"${v.text.replace(/["\\]/g, "'")}"}`,
-          canaries: v.canaries,
-          form: "json-name-value",
-        };
-      case 9:
-        // SQL writes a quote inside a string as two.
-        return {
-          text: `ALTER USER app WITH PASSWORD '${v.text.replace(/'/g, "''")}'`,
-          canaries: v.canaries,
-          form: "sql",
-        };
-      case 10: {
-        // Oracle's and MySQL's `IDENTIFIED BY`, MySQL 8's with a plugin, the old `BY PASSWORD`.
-        const by = ["BY", "WITH mysql_native_password BY", "with caching_sha2_password by", "BY PASSWORD"][
-          pick % 4
-        ];
-        return {
-          text: `CREATE USER app IDENTIFIED ${by} '${v.text.replace(/'/g, "''")}'`,
-          canaries: v.canaries,
-          form: "sql",
-        };
-      }
-      case 11:
-        return { text: `--${k.replace(/[._]/g, "-")} ${uv.text}`, canaries: uv.canaries, form: "flag" };
-      case 12:
-        return { text: `${k}${sep}${sw.text}`, canaries: sw.canaries, form: "shell-word" };
-      case 14:
-        return {
-          text: `<entry key="${k}" type="string">${v.text.replace(/[<]/g, "")}</entry>`,
-          canaries: v.canaries,
-          form: "xml-attribute-named",
-        };
-      case 13:
-        return {
-          text: `--${k.replace(/[._]/g, "-")}=${sw.text}`,
-          canaries: sw.canaries,
-          form: "flag-shell-word",
-        };
-      case 15:
-        // A connection string's field: its value runs to `;`, spaces included.
-        return {
-          text: `Server=db.internal;User Id=app;${k}=${f1} ${f2};Encrypt=true`,
-          canaries: [f1, f2],
-          form: "connection-field",
-        };
-      case 16:
-        // An assignment that opens a quoted string: its value runs to the close, spaces included.
-        return {
-          text: `docker run -e ${q}${k}=${f1} ${f2}${q} -e ${q}MODE=prod${q} app`,
-          canaries: [f1, f2],
-          form: "quoted-assignment",
-        };
-      case 17:
-        return {
-          text: `[${q}--${k.replace(/[._]/g, "-")}=${f1} ${f2}${q}, ${q}--verbose${q}]`,
-          canaries: [f1, f2],
-          form: "quoted-flag-assignment",
-        };
-      case 18:
-        // An XML element's text in a CDATA section, which may hold markup.
-        return {
-          text: `<${k}><![CDATA[${v.text.replaceAll("]]>", "")} <${f1}/>]]></${k}>`,
-          canaries: [...v.canaries, f1],
-          form: "xml-cdata",
-        };
-      case 19: {
-        // YAML's node properties before the value; what looks like a tag may be the secret itself.
-        const tags = [
-          "!!str",
-          "!!binary",
-          `&${f1}`,
-          `!${f1}`,
-          "!<tag:yaml.org,2002:str>",
-          `&${f1}\t!!str`,
-          `!!str &${f1}`,
-          "!",
-        ];
-        const value = pick % 2 === 0 ? uv : { text: qv, canaries: v.canaries };
-        return {
-          text: `${k}: ${tags[pick >> 1]} ${value.text}`,
-          canaries: [...value.canaries, ...(tags[pick >> 1]?.includes(f1) ? [f1] : [])],
-          form: "yaml-properties",
-        };
-      }
-      case 20: {
-        // An element escaped as JSON (Go's encoder writes `<` and `>` so) or HTML writes it.
-        const [lt, gt] = pick % 2 === 0 ? ["\\u003c", "\\u003e"] : ["&lt;", "&gt;"];
-        const attribute = pick & 2 ? ` type=${q}string${q}` : "";
-        const name = `${pick & 4 ? "tns:" : ""}${k}`;
-        return {
-          text: `${lt}${name}${attribute}${gt}${v.text.replace(/[<>&\\]/g, "")}${lt}/${name}${gt}`,
-          canaries: v.canaries,
-          form: "xml-escaped",
-        };
-      }
-      case 21: {
-        // A call's first argument names the key, its second is the value.
-        const call = ["config.set", "System.setProperty", "os.Setenv", "headers.put", "Set"][pick % 5];
-        return {
-          text: `${call}(${pick & 8 ? " " : ""}${kq}${k}${kq}, ${qv})`,
-          canaries: v.canaries,
-          form: "call-arguments",
-        };
-      }
-      case 22: {
-        // MySQL's `SET PASSWORD FOR account = …`, the value quoted or in `PASSWORD(…)`.
-        const account = ["'app'@'%'", "app@localhost", "CURRENT_USER()", "'app'@'10.0.0.%'"][pick % 4];
-        const quoted = `'${v.text.replace(/'/g, "''")}'`;
-        return {
-          text: `SET PASSWORD FOR ${account} = ${pick & 4 ? `PASSWORD(${quoted})` : quoted}`,
-          canaries: v.canaries,
-          form: "sql-set-password",
-        };
-      }
-      case 23: {
-        // A Kubernetes EnvVar as Go (`%v`, `%+v`), YAML's flow style and Java print it.
-        const forms = [
-          `&EnvVar{Name:${k},Value:${uv.text},ValueFrom:nil,}`,
-          `{Name:${k} Value:${uv.text} ValueFrom:nil}`,
-          `{name: ${k}, value: ${uv.text}}`,
-          `EnvVar(name=${k}, value=${uv.text})`,
-        ];
-        return { text: forms[pick % forms.length]!, canaries: uv.canaries, form: "unquoted-name-value" };
-      }
-      case 24: {
-        // A plan's or a diff's change: the old value and the new one after an arrow.
-        const forms = [
-          [`~ ${k} = "${f1}" -> "${f2}"`, [f1, f2]],
-          [`${k}: ${f1} -> ${f2}`, [f1, f2]],
-          [`~ ${k} = (known after apply) -> "${f2}"`, [f2]],
-          [`${k}: "${f1}" => "${f2}"`, [f1, f2]],
-        ] as const;
-        const [text, canaries] = forms[pick % forms.length]!;
-        return { text, canaries: [...canaries], form: "changed-value" };
-      }
-      default:
-        // A command line logged as a list: the flag's value is the next item.
-        return {
-          text: `[${q}mysqld${q}, ${q}--${k.replace(/[._]/g, "-")}${q},${sep.startsWith(" ") ? " " : ""}${qv}]`,
-          canaries: v.canaries,
-          form: "flag-list",
-        };
-    }
-  });
+    });
 
 /** Keys of two words, `<kind> key` (`api key`, `"Private Key"`), bare or quoted, in any case. */
 export const twoWordKeyShape: fc.Arbitrary<Shape> = fc
@@ -513,26 +571,32 @@ const CONTEXT_BEFORE = [
 ];
 const CONTEXT_AFTER = ["", " done", '" }', ", retrying", " (from env)"];
 
-/** Key-value shapes: every form, separator, quoting, escaping depth and disguise. */
-export const keyValueShape: fc.Arbitrary<Shape> = fc
-  .tuple(
-    keyValueFragment,
-    fc.integer({ min: 0, max: 3 }),
-    fc.boolean(),
-    fc.integer({ min: 0, max: 4 }),
-    fc.array(fc.nat(), { minLength: 1, maxLength: 3 }),
-    fc.constantFrom(...CONTEXT_BEFORE),
-    fc.constantFrom(...CONTEXT_AFTER),
-  )
-  .map(([frag, depth, unicode, mode, picks, before, after]) => {
-    const firstCanary = frag.text.indexOf(frag.canaries[0]!);
-    const disguised = disguise(frag.text, Math.max(0, firstCanary - 1), picks, mode);
-    return {
-      text: before + escapeDepth(disguised, depth, unicode) + after,
-      canaries: frag.canaries,
-      family: `key-value/${frag.form}/depth${depth}${unicode ? "/u0022" : ""}/disguise${mode}`,
-    };
-  });
+/**
+ * Key-value shapes: every form (or those `forms` picks: the numbers of `keyValueFragment`'s cases),
+ * separator, quoting, escaping depth and disguise.
+ */
+export const keyValueShapeOf = (forms?: readonly number[]): fc.Arbitrary<Shape> =>
+  fc
+    .tuple(
+      keyValueFragment(forms === undefined ? undefined : fc.constantFrom(...forms)),
+      fc.integer({ min: 0, max: 3 }),
+      fc.boolean(),
+      fc.integer({ min: 0, max: 4 }),
+      fc.array(fc.nat(), { minLength: 1, maxLength: 3 }),
+      fc.constantFrom(...CONTEXT_BEFORE),
+      fc.constantFrom(...CONTEXT_AFTER),
+    )
+    .map(([frag, depth, unicode, mode, picks, before, after]) => {
+      const firstCanary = frag.text.indexOf(frag.canaries[0]!);
+      const disguised = disguise(frag.text, Math.max(0, firstCanary - 1), picks, mode);
+      return {
+        text: before + escapeDepth(disguised, depth, unicode) + after,
+        canaries: frag.canaries,
+        family: `key-value/${frag.form}/depth${depth}${unicode ? "/u0022" : ""}/disguise${mode}`,
+      };
+    });
+
+export const keyValueShape: fc.Arbitrary<Shape> = keyValueShapeOf();
 
 /** URL authorities: empty user, bare token as user, `@ / ? : #` inside the password. */
 export const urlShape: fc.Arbitrary<Shape> = fc
