@@ -3,13 +3,13 @@
  * prefixes and shapes are facts from the providers' documentation and the public secret-scanner
  * catalogs (gitleaks, secretlint, trufflehog); each entry has a test (test/unit/redact/providers).
  * A token is masked whole: the prefix and every token character after it (an earlier marker inside
- * it does not end it).
+ * it does not end it), and what a token holds before its prefix (a lead: Telegram's bot id).
  */
 import { M, type RedactionKind } from "../marks.ts";
 import type { Rule } from "../rule.ts";
 import { codesOf, isAlnum, isLetter, MARK_CODE, OTHER_CODE, splice, textCodes } from "../scan.ts";
 
-/** Character sets a token's body is made of. */
+/** Character sets a token's body (or lead) is made of. */
 const Body = {
   /** `[A-Za-z0-9_-]` */
   Url: 1,
@@ -25,6 +25,8 @@ const Body = {
   Path: 6,
   /** any non-whitespace (`SharedAccessSignature sr=…&sig=…`) */
   Word: 7,
+  /** `[0-9]` */
+  Digit: 8,
 } as const;
 type Body = (typeof Body)[keyof typeof Body];
 
@@ -36,6 +38,12 @@ interface Provider {
   kind?: RedactionKind;
   /** Must not follow a letter or digit (short or upper-case prefixes that occur inside words). */
   strict?: boolean;
+  /**
+   * What the token holds right before its prefix, masked with it: a whole run of `min` to `max`
+   * characters of `body` (a longer run is something else; a marker before it is a boundary, not a
+   * part). It may follow a letter (`/bot<id>:A…`): the run's length is its boundary.
+   */
+  lead?: { body: Body; min: number; max: number };
 }
 
 const t = (prefix: string, min: number, body: Body = Body.Url, extra: Partial<Provider> = {}): Provider => ({
@@ -45,6 +53,7 @@ const t = (prefix: string, min: number, body: Body = Body.Url, extra: Partial<Pr
   ...extra,
 });
 const aws = (prefix: string): Provider => t(prefix, 16, Body.Upper, { kind: "aws-key", strict: true });
+const DIGITS = [..."0123456789"];
 
 /** The catalog. */
 export const PROVIDERS: readonly Provider[] = [
@@ -187,33 +196,49 @@ export const PROVIDERS: readonly Provider[] = [
 ];
 
 /**
+ * Tokens whose prefix is inside them (those of `PROVIDERS` start with it): the span reaches back
+ * over the lead before it, in the same scan. Telegram bot tokens are a bot id of 5–16 digits, `:A`
+ * and 34 more; the id's last digit opens the prefix (`7:A` is far rarer in text than `:A`, and the
+ * trigger pass reads three characters), the rest of the id is the lead.
+ */
+export const LEAD_PROVIDERS: readonly Provider[] = [
+  ...DIGITS.map((d) => t(`${d}:A`, 34, Body.Url, { lead: { body: Body.Digit, min: 4, max: 15 } })),
+];
+
+const CATALOG = [...PROVIDERS, ...LEAD_PROVIDERS];
+
+/** Whether the ASCII code `c` is a character of `body`. */
+function holds(body: Body, c: number): boolean {
+  const url = isAlnum(c) || c === /* _ */ 95 || c === /* - */ 45;
+  const digit = c >= /* 0 */ 48 && c <= /* 9 */ 57;
+  switch (body) {
+    case Body.Url:
+      return url;
+    case Body.Dotted:
+      return url || c === /* . */ 46;
+    case Body.Base64:
+      return url || c === /* + */ 43 || c === /* slash */ 47 || c === /* = */ 61;
+    case Body.Hex:
+      return digit || (c >= /* A */ 65 && c <= /* F */ 70) || (c >= /* a */ 97 && c <= /* f */ 102);
+    case Body.Upper:
+      return digit || (c >= /* A */ 65 && c <= /* Z */ 90);
+    case Body.Path:
+      return url || c === /* slash */ 47;
+    case Body.Word:
+      return c > /* space */ 0x20;
+    case Body.Digit:
+      return digit;
+  }
+}
+
+/**
  * Per body kind, which codes (`textCodes`) a token body holds: its ASCII characters, placeholders
  * always, other non-ASCII characters only in a `Word`.
  */
 const BODY_CHARS: Uint8Array[] = [];
 for (const body of Object.values(Body)) {
   const t = new Uint8Array(256);
-  for (let c = 0; c < 128; c++) {
-    const alnum = isAlnum(c);
-    const url = alnum || c === /* _ */ 95 || c === /* - */ 45;
-    t[c] = Number(
-      body === Body.Url
-        ? url
-        : body === Body.Dotted
-          ? url || c === /* . */ 46
-          : body === Body.Base64
-            ? url || c === /* + */ 43 || c === /* slash */ 47 || c === /* = */ 61
-            : body === Body.Hex
-              ? (c >= /* 0 */ 48 && c <= /* 9 */ 57) ||
-                (c >= /* A */ 65 && c <= /* F */ 70) ||
-                (c >= /* a */ 97 && c <= /* f */ 102)
-              : body === Body.Upper
-                ? (c >= /* 0 */ 48 && c <= /* 9 */ 57) || (c >= /* A */ 65 && c <= /* Z */ 90)
-                : body === Body.Path
-                  ? url || c === /* slash */ 47
-                  : c > /* space */ 0x20,
-    );
-  }
+  for (let c = 0; c < 128; c++) t[c] = Number(holds(body, c));
   t[MARK_CODE] = 1;
   t[OTHER_CODE] = Number(body === Body.Word);
   BODY_CHARS[body] = t;
@@ -226,6 +251,15 @@ function bodyEnd(codes: Uint8Array, i: number, body: Body): number {
   return i;
 }
 
+/** Start of the lead that ends before `i`, or -1 if the run there is not one (too short or too long). */
+function leadStart(codes: Uint8Array, i: number, lead: NonNullable<Provider["lead"]>): number {
+  const t = BODY_CHARS[lead.body]!;
+  let k = i;
+  // One character past `max` is enough to refuse the run.
+  while (k > 0 && i - k <= lead.max && codes[k - 1] !== MARK_CODE && t[codes[k - 1]!] === 1) k--;
+  return i - k >= lead.min && i - k <= lead.max ? k : -1;
+}
+
 /** A provider with its prefix's character codes (prefixes are ASCII), compared with the text's codes. */
 interface Candidate {
   provider: Provider;
@@ -235,7 +269,7 @@ interface Candidate {
 /** Candidates by the pair of their first two characters (case-sensitive), longest prefix first. */
 const BY_PAIR = new Uint16Array(128 * 128);
 const LISTS: Candidate[][] = [[]];
-for (const p of [...PROVIDERS].sort((a, b) => b.prefix.length - a.prefix.length)) {
+for (const p of [...CATALOG].sort((a, b) => b.prefix.length - a.prefix.length)) {
   const key = p.prefix.charCodeAt(0) * 128 + p.prefix.charCodeAt(1);
   if (BY_PAIR[key] === 0) {
     BY_PAIR[key] = LISTS.length;
@@ -246,25 +280,34 @@ for (const p of [...PROVIDERS].sort((a, b) => b.prefix.length - a.prefix.length)
 
 /**
  * The provider whose prefix is at `i` (candidates `LISTS[id]`, whose first two characters are
- * there), if it may start a token there. `codes`: the text's codes, ending in a zero code, which no
- * prefix holds.
+ * there), if it may start a token there; where the token starts (before its lead) goes to `at[0]`.
+ * `codes`: the text's codes, ending in a zero code, which no prefix holds.
  */
-function providerIn(codes: Uint8Array, i: number, id: number): Provider | undefined {
+function providerIn(codes: Uint8Array, i: number, id: number, at: number[]): Provider | undefined {
   const before = i > 0 ? codes[i - 1]! : /* space */ 32;
-  if (isLetter(before)) return undefined;
+  const afterLetter = isLetter(before);
   for (const { provider, prefix } of LISTS[id]!) {
+    const { lead } = provider;
+    if (afterLetter && lead === undefined) continue;
     let k = 2;
     while (k < prefix.length && codes[i + k] === prefix[k]) k++;
     if (k < prefix.length) continue;
+    if (lead !== undefined) {
+      const start = leadStart(codes, i, lead);
+      if (start < 0) continue;
+      at[0] = start;
+      return provider;
+    }
     if (provider.strict === true && isAlnum(before)) continue;
+    at[0] = i;
     return provider;
   }
   return undefined;
 }
 
 /**
- * The first provider token at or after `from`: its `[start, end)` in `out` (and its provider as
- * the return value), or undefined. One table load per character.
+ * The first provider token whose prefix is at or after `from`: its `[start, end)` in `out` (and
+ * its provider as the return value), or undefined. One table load per character.
  */
 function nextToken(s: string, codes: Uint8Array, from: number, out: number[]): Provider | undefined {
   const n = s.length;
@@ -274,12 +317,11 @@ function nextToken(s: string, codes: Uint8Array, from: number, out: number[]): P
     const id = BY_PAIR[(c << 7) | d]!;
     c = d;
     if (id === 0) continue;
-    const p = providerIn(codes, i, id);
+    const p = providerIn(codes, i, id, out);
     if (p === undefined) continue;
     const bodyStart = i + p.prefix.length;
     const end = bodyEnd(codes, bodyStart, p.body);
     if (end - bodyStart < p.min) continue;
-    out[0] = i;
     out[1] = end;
     return p;
   }
@@ -289,9 +331,10 @@ function nextToken(s: string, codes: Uint8Array, from: number, out: number[]): P
 /** Whether a provider prefix occurs anywhere in `s` (a key id must not pose as a token). */
 export function holdsProviderPrefix(s: string): boolean {
   const codes = codesOf(s, false, OTHER_CODE, MARK_CODE);
+  const start = [0];
   for (let i = 0; i + 1 < s.length; i++) {
     const id = BY_PAIR[((codes[i]! & 127) << 7) | (codes[i + 1]! & 127)]!;
-    if (id !== 0 && providerIn(codes, i, id) !== undefined) return true;
+    if (id !== 0 && providerIn(codes, i, id, start) !== undefined) return true;
   }
   return false;
 }
@@ -315,6 +358,6 @@ function providerRule(s: string): string {
 export const providerTokens: Rule = {
   name: "provider-tokens",
   words: [],
-  prefixes: PROVIDERS.map((p) => p.prefix),
+  prefixes: CATALOG.map((p) => p.prefix),
   apply: providerRule,
 };

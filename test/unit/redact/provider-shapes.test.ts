@@ -1,0 +1,127 @@
+/**
+ * Provider tokens whose shape is more than a prefix and a body (facts from the public scanner
+ * catalogs): Telegram bot tokens, whose bot id stands before the prefix. Generated tokens, at the
+ * ends of their allowed lengths and in random surroundings (URL paths, quotes, JSON, assignments,
+ * start and end of line), are masked whole and alone: the line reads exactly as before with one
+ * `[redacted:token]` where the token was. Generated near misses of each shape stay byte for byte.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { redactText } from "../../../lib/redact/index.ts";
+
+const DIGITS = "0123456789";
+const ALNUM = `ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz${DIGITS}`;
+const URL_SAFE = `${ALNUM}_-`;
+
+const chars = (alphabet: string, min: number, max = min): fc.Arbitrary<string> =>
+  fc.string({ unit: fc.constantFrom(...alphabet), minLength: min, maxLength: max });
+/** A length at either end of `[min, max]`, or anywhere between. */
+const lengthIn = (min: number, max: number): fc.Arbitrary<number> =>
+  fc.oneof(fc.constantFrom(min, max), fc.integer({ min, max }));
+const charsIn = (alphabet: string, min: number, max: number): fc.Arbitrary<string> =>
+  lengthIn(min, max).chain((n) => chars(alphabet, n));
+
+/** Blanks a log line may put around a value. */
+const blank = fc.constantFrom(" ", "  ", "\t", " \t");
+
+/**
+ * Surroundings `[before, after]` that no other rule reads as a key or a run: a token in each must
+ * come out as exactly one marker. None puts a token character right before or after it.
+ */
+function surroundings(extra: Array<[string, string]>): fc.Arbitrary<[string, string]> {
+  return fc.oneof(
+    fc.constantFrom<[string, string]>(
+      ["", ""],
+      ["", " accepted"],
+      ["got ", ""],
+      ["'", "'"],
+      ['"', '"'],
+      ["(", ")"],
+      ["<", ">"],
+      ["[", "], retrying"],
+      ['{"value":"', '","ok":true}'],
+      ["{'value': '", "'}"],
+      ["BOT=", ""],
+      ["config value=", " applied"],
+      ["--from ", " --verbose"],
+      ...extra,
+    ),
+    fc.tuple(blank, blank).map(([a, b]): [string, string] => [`level=info${a}`, `${b}done`]),
+  );
+}
+
+/** Each generated token, in each surrounding, becomes one marker and nothing else changes. */
+function masksExactly(token: fc.Arbitrary<string>, around: fc.Arbitrary<[string, string]>, numRuns: number) {
+  fc.assert(
+    fc.property(token, around, (t, [before, after]) => {
+      const line = `${before}${t}${after}`;
+      expect(redactText(line), JSON.stringify(line)).toBe(`${before}[redacted:token]${after}`);
+    }),
+    { numRuns },
+  );
+}
+
+/** Each generated near miss, in each surrounding, stays byte for byte. */
+function survives(nearMiss: fc.Arbitrary<string>, around: fc.Arbitrary<[string, string]>, numRuns: number) {
+  fc.assert(
+    fc.property(nearMiss, around, (t, [before, after]) => {
+      const line = `${before}${t}${after}`;
+      expect(redactText(line), JSON.stringify(line)).toBe(line);
+    }),
+    { numRuns },
+  );
+}
+
+describe("Telegram bot tokens: a bot id of 5–16 digits, `:A` and 34 more of `[A-Za-z0-9_-]`", () => {
+  const botId = charsIn(DIGITS, 5, 16);
+  const secret = chars(URL_SAFE, 34);
+  const token = fc.tuple(botId, secret).map(([id, s]) => `${id}:A${s}`);
+  const inText: Array<[string, string]> = [
+    ["Max retries exceeded with url: /bot", " (Caused by NewConnectionError)"],
+    ["tgram://", ""],
+    ["TELEGRAM=", ""],
+  ];
+  const around = surroundings([
+    ...inText,
+    ["Max retries exceeded with url: /bot", "/sendMessage (Caused by NewConnectionError)"],
+    ["POST https://api.telegram.org/bot", "/getUpdates 200 (12ms)"],
+    ["https://api.telegram.org/file/bot", "/photos/file_7.jpg"],
+    ["tgram://", "/"],
+  ]);
+
+  it("masks documented examples whole, bot id included", () => {
+    const s = "AH4xQ9kZ7mN2pR5tW8yL4aB3xQ9kZ7mN2pR";
+    expect(redactText(`Max retries exceeded with url: /bot1234567890:A${s}/sendMessage`)).toBe(
+      "Max retries exceeded with url: /bot[redacted:token]/sendMessage",
+    );
+    expect(redactText(`TELEGRAM=1234567890:A${s}`)).toBe("TELEGRAM=[redacted:token]");
+    expect(redactText(`12345:A${s}`)).toBe("[redacted:token]");
+  });
+
+  it("masks generated tokens whole in any surroundings, glued after `/bot` too", () => {
+    masksExactly(token, around, 600);
+  });
+
+  it("masks a longer run after `:A` with it (the whole run is the token's)", () => {
+    const longer = fc.tuple(botId, charsIn(URL_SAFE, 35, 60)).map(([id, s]) => `${id}:A${s}`);
+    masksExactly(longer, around, 200);
+  });
+
+  it("leaves near misses: too few digits, a body of 33, a body not opening with `A`, times and ports", () => {
+    const notA = [...URL_SAFE].filter((c) => c !== "A").join("");
+    const nearMiss = fc.oneof(
+      fc.tuple(charsIn(DIGITS, 1, 4), secret).map(([id, s]) => `${id}:A${s}`),
+      fc.tuple(botId, chars(URL_SAFE, 33)).map(([id, s]) => `${id}:A${s}`),
+      fc.tuple(botId, chars(notA, 1), secret).map(([id, c, s]) => `${id}:${c}${s}`),
+      // An id longer than the catalogs' 16 digits is some other number.
+      fc.tuple(charsIn(DIGITS, 17, 24), secret).map(([id, s]) => `${id}:A${s}`),
+      fc.tuple(charsIn(DIGITS, 2, 2), charsIn(DIGITS, 2, 2)).map(([h, m]) => `${h}:${m}:07.123`),
+      fc
+        .tuple(charsIn(DIGITS, 1, 5), fc.constantFrom("db", "10.0.0.7", "[::1]"))
+        .map(([p, h]) => `${h}:${p}`),
+      botId.map((id) => `pid ${id}:Accepted connection from 10.0.0.7:5432`),
+    );
+    // Not before a path: a long enough run of the base64 alphabet is the long-token rule's.
+    survives(nearMiss, surroundings(inText), 600);
+  });
+});
