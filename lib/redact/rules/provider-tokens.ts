@@ -27,6 +27,10 @@ const Body = {
   Word: 7,
   /** `[0-9]` */
   Digit: 8,
+  /** `[A-Za-z0-9_.~]` */
+  Tilde: 9,
+  /** `[A-Za-z0-9_.~-]`: the characters a URL leaves unescaped */
+  Unreserved: 10,
 } as const;
 type Body = (typeof Body)[keyof typeof Body];
 
@@ -197,12 +201,16 @@ export const PROVIDERS: readonly Provider[] = [
 
 /**
  * Tokens whose prefix is inside them (those of `PROVIDERS` start with it): the span reaches back
- * over the lead before it, in the same scan. Telegram bot tokens are a bot id of 5–16 digits, `:A`
- * and 34 more; the id's last digit opens the prefix (`7:A` is far rarer in text than `:A`, and the
- * trigger pass reads three characters), the rest of the id is the lead.
+ * over the lead before it, in the same scan. A digit that the shape puts right before a literal
+ * opens the prefix (`7:A` is far rarer in text than `:A`, and the trigger pass reads three
+ * characters).
  */
 export const LEAD_PROVIDERS: readonly Provider[] = [
+  // Telegram bot tokens: a bot id of 5–16 digits, `:A` and 34 more
   ...DIGITS.map((d) => t(`${d}:A`, 34, Body.Url, { lead: { body: Body.Digit, min: 4, max: 15 } })),
+  // Azure AD (Entra ID) client secrets: 3 of `[A-Za-z0-9_.~]`, a digit, `Q~` and 31–34 more of
+  // `[A-Za-z0-9_.~-]` (all of a longer run is masked: a sentence's full stop may end one)
+  ...DIGITS.map((d) => t(`${d}Q~`, 31, Body.Unreserved, { lead: { body: Body.Tilde, min: 3, max: 3 } })),
 ];
 
 const CATALOG = [...PROVIDERS, ...LEAD_PROVIDERS];
@@ -228,6 +236,10 @@ function holds(body: Body, c: number): boolean {
       return c > /* space */ 0x20;
     case Body.Digit:
       return digit;
+    case Body.Tilde:
+      return isAlnum(c) || c === /* _ */ 95 || c === /* . */ 46 || c === /* ~ */ 126;
+    case Body.Unreserved:
+      return url || c === /* . */ 46 || c === /* ~ */ 126;
   }
 }
 

@@ -1,6 +1,7 @@
 /**
  * Provider tokens whose shape is more than a prefix and a body (facts from the public scanner
- * catalogs): Telegram bot tokens, whose bot id stands before the prefix. Generated tokens, at the
+ * catalogs): Telegram bot tokens, whose bot id stands before the prefix, and Azure AD client
+ * secrets, whose first four characters do, with `~` and `.` in them. Generated tokens, at the
  * ends of their allowed lengths and in random surroundings (URL paths, quotes, JSON, assignments,
  * start and end of line), are masked whole and alone: the line reads exactly as before with one
  * `[redacted:token]` where the token was. Generated near misses of each shape stay byte for byte.
@@ -12,6 +13,8 @@ import { redactText } from "../../../lib/redact/index.ts";
 const DIGITS = "0123456789";
 const ALNUM = `ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz${DIGITS}`;
 const URL_SAFE = `${ALNUM}_-`;
+/** What a URL leaves unescaped: Azure AD client secrets are made of it. */
+const UNRESERVED = `${URL_SAFE}.~`;
 
 const chars = (alphabet: string, min: number, max = min): fc.Arbitrary<string> =>
   fc.string({ unit: fc.constantFrom(...alphabet), minLength: min, maxLength: max });
@@ -123,5 +126,54 @@ describe("Telegram bot tokens: a bot id of 5–16 digits, `:A` and 34 more of `[
     );
     // Not before a path: a long enough run of the base64 alphabet is the long-token rule's.
     survives(nearMiss, surroundings(inText), 600);
+  });
+});
+
+describe("Azure AD client secrets: 3 of `[A-Za-z0-9_.~]`, a digit, `Q~` and 31–34 of `[A-Za-z0-9_.~-]`", () => {
+  const head = fc.tuple(chars(`${ALNUM}_.~`, 3), chars(DIGITS, 1)).map(([a, d]) => `${a}${d}`);
+  const secret = fc.tuple(head, charsIn(UNRESERVED, 31, 34)).map(([h, b]) => `${h}Q~${b}`);
+  const inText: Array<[string, string]> = [
+    ['<value xsi:type="xsd:string">', "</value>"],
+    ["AZURE_APP=", ""],
+    ["${AZURE_APP:-", "}"],
+    ["Set-Config -Tenant t1 -Value '", "'"],
+    ["(use ", ")"],
+  ];
+  const around = surroundings(inText);
+
+  it("masks examples whole, the four characters before `Q~` included", () => {
+    const body = "Sup3rS3cret.Abc~def-ghijklmnopqrs";
+    expect(redactText(`tenant=y abc8Q~${body}`)).toBe("tenant=y [redacted:token]");
+    expect(redactText(`AZURE_APP=.x_7Q~${body}`)).toBe("AZURE_APP=[redacted:token]");
+    expect(redactText(`"~Gg0Q~${body}",`)).toBe('"[redacted:token]",');
+  });
+
+  it("masks generated secrets whole in any surroundings", () => {
+    masksExactly(secret, around, 600);
+  });
+
+  it("masks a longer run with it, a full stop that ends a sentence too", () => {
+    const longer = fc.tuple(head, charsIn(UNRESERVED, 35, 60)).map(([h, b]) => `${h}Q~${b}`);
+    masksExactly(longer, around, 200);
+    fc.assert(
+      fc.property(secret, (t) => {
+        expect(redactText(`client rotated, now ${t}.`)).toBe("client rotated, now [redacted:token]");
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("leaves near misses: a head of 2 or glued to a word, no digit or `q` before `~`, a body of 30, tildes in paths", () => {
+    const nearMiss = fc.oneof(
+      fc.tuple(chars(ALNUM, 2), chars(DIGITS, 1), chars(UNRESERVED, 31)).map(([a, d, b]) => `${a}${d}Q~${b}`),
+      fc.tuple(chars(ALNUM, 1), head, chars(UNRESERVED, 31)).map(([glued, h, b]) => `${glued}${h}Q~${b}`),
+      fc
+        .tuple(chars(ALNUM, 3), chars(`${ALNUM}_.~`.replace(/[0-9]/g, ""), 1), chars(UNRESERVED, 31))
+        .map(([a, x, b]) => `${a}${x}Q~${b}`),
+      fc.tuple(head, chars(UNRESERVED, 31)).map(([h, b]) => `${h}q~${b}`),
+      fc.tuple(head, chars(UNRESERVED, 30)).map(([h, b]) => `${h}Q~${b}`),
+      fc.constantFrom("~/.config/app.yaml", "C:\\PROGRA~1\\app", "~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~"),
+    );
+    survives(nearMiss, around, 600);
   });
 });
