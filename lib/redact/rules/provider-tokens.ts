@@ -31,6 +31,8 @@ const Body = {
   Tilde: 9,
   /** `[A-Za-z0-9_.~-]`: the characters a URL leaves unescaped */
   Unreserved: 10,
+  /** `[A-Za-z0-9]` */
+  Alnum: 11,
 } as const;
 type Body = (typeof Body)[keyof typeof Body];
 
@@ -48,6 +50,11 @@ interface Provider {
    * part). It may follow a letter (`/bot<id>:A…`): the run's length is its boundary.
    */
   lead?: { body: Body; min: number; max: number };
+  /**
+   * The characters of a checksum that may follow the body after `=` (Atlassian's 8 hex digits),
+   * masked with it: the whole run of them, and nothing past it.
+   */
+  checksum?: Body;
 }
 
 const t = (prefix: string, min: number, body: Body = Body.Url, extra: Partial<Provider> = {}): Provider => ({
@@ -148,8 +155,10 @@ export const PROVIDERS: readonly Provider[] = [
   t("ntn_", 40),
   t("gsk_", 40),
   t("ops_eyJ", 40, Body.Base64),
-  // Atlassian, Bitbucket, Heroku, Sentry, Square, Contentful, Dynatrace, New Relic
-  t("ATATT3", 40, Body.Url, { strict: true }),
+  // Atlassian (API tokens and admin API keys, which end in `=` and a checksum), Bitbucket, Heroku,
+  // Sentry, Square, Contentful, Dynatrace, New Relic
+  t("ATATT3", 40, Body.Url, { strict: true, checksum: Body.Alnum }),
+  t("ATCTT3", 40, Body.Url, { strict: true, checksum: Body.Alnum }),
   t("ATBB", 28, Body.Url, { strict: true }),
   t("HRKU-", 20),
   t("sntrys_", 32, Body.Base64),
@@ -240,6 +249,8 @@ function holds(body: Body, c: number): boolean {
       return isAlnum(c) || c === /* _ */ 95 || c === /* . */ 46 || c === /* ~ */ 126;
     case Body.Unreserved:
       return url || c === /* . */ 46 || c === /* ~ */ 126;
+    case Body.Alnum:
+      return isAlnum(c);
   }
 }
 
@@ -332,8 +343,12 @@ function nextToken(s: string, codes: Uint8Array, from: number, out: number[]): P
     const p = providerIn(codes, i, id, out);
     if (p === undefined) continue;
     const bodyStart = i + p.prefix.length;
-    const end = bodyEnd(codes, bodyStart, p.body);
+    let end = bodyEnd(codes, bodyStart, p.body);
     if (end - bodyStart < p.min) continue;
+    if (p.checksum !== undefined && codes[end] === /* = */ 61) {
+      const sum = bodyEnd(codes, end + 1, p.checksum);
+      if (sum > end + 1) end = sum;
+    }
     out[1] = end;
     return p;
   }

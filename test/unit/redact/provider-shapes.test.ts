@@ -1,7 +1,8 @@
 /**
  * Provider tokens whose shape is more than a prefix and a body (facts from the public scanner
- * catalogs): Telegram bot tokens, whose bot id stands before the prefix, and Azure AD client
- * secrets, whose first four characters do, with `~` and `.` in them. Generated tokens, at the
+ * catalogs): Telegram bot tokens, whose bot id stands before the prefix; Azure AD client secrets,
+ * whose first four characters do, with `~` and `.` in them; Atlassian tokens, which end in `=` and
+ * a checksum. Generated tokens, at the
  * ends of their allowed lengths and in random surroundings (URL paths, quotes, JSON, assignments,
  * start and end of line), are masked whole and alone: the line reads exactly as before with one
  * `[redacted:token]` where the token was. Generated near misses of each shape stay byte for byte.
@@ -175,5 +176,40 @@ describe("Azure AD client secrets: 3 of `[A-Za-z0-9_.~]`, a digit, `Q~` and 31â€
       fc.constantFrom("~/.config/app.yaml", "C:\\PROGRA~1\\app", "~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~"),
     );
     survives(nearMiss, around, 600);
+  });
+});
+
+describe("Atlassian API tokens and admin keys: `ATATT3`/`ATCTT3`, base64url, `=` and a checksum", () => {
+  const HEX = "0123456789ABCDEF";
+  const token = fc
+    .tuple(fc.constantFrom("ATATT3", "ATCTT3"), charsIn(URL_SAFE, 40, 200), chars(HEX, 8))
+    .map(([prefix, body, sum]) => `${prefix}${body}=${sum}`);
+  // What follows the checksum is no part of it: a query's next parameter, a cookie's attribute.
+  const around = surroundings([
+    ["JIRA_API=", "&x=1"],
+    ["?a=", "&x=1"],
+    ["ATLASSIAN ", ";path=/"],
+    ["", ",next=2"],
+    ["", " x=1"],
+  ]);
+
+  it("masks examples whole, the checksum included, and nothing after it", () => {
+    const body = `xFfGF0K3irG5tKKi-6u-ww${"aB3xQ9kZ7mN2pR5tW8yL4".repeat(7)}_UjnDt`;
+    expect(redactText(`JIRA=ATATT3${body}=BF545C4A`)).toBe("JIRA=[redacted:token]");
+    expect(redactText(`?a=ATATT3${body}=BF545C4A&x=1`)).toBe("?a=[redacted:token]&x=1");
+    expect(redactText(`"ATCTT3${body}=366bfe3a",`)).toBe('"[redacted:token]",');
+    // A lone `=` after a token is not a checksum.
+    expect(redactText(`ATATT3${body}= next`)).toBe("[redacted:token]= next");
+  });
+
+  it("masks generated tokens whole in any surroundings, and keeps what follows", () => {
+    masksExactly(token, around, 400);
+  });
+
+  it("masks a checksum of any length or case whole (the whole run of letters and digits)", () => {
+    const anySum = fc
+      .tuple(charsIn(URL_SAFE, 40, 80), charsIn(ALNUM, 1, 16))
+      .map(([body, sum]) => `ATATT3${body}=${sum}`);
+    masksExactly(anySum, around, 300);
   });
 });
