@@ -206,23 +206,15 @@ export const PROVIDERS: readonly Provider[] = [
   // Mapbox secret tokens, OpenShift
   t("sk.eyJ", 40, Body.Dotted),
   t("sha256~", 40),
-];
-
-/**
- * Tokens whose prefix is inside them (those of `PROVIDERS` start with it): the span reaches back
- * over the lead before it, in the same scan. A digit that the shape puts right before a literal
- * opens the prefix (`7:A` is far rarer in text than `:A`, and the trigger pass reads three
- * characters).
- */
-export const LEAD_PROVIDERS: readonly Provider[] = [
+  // Tokens whose prefix is inside them: the span reaches back over the lead before it, in the same
+  // scan. A digit that the shape puts right before a literal opens the prefix (`7:A` is far rarer
+  // in text than `:A`, and the trigger pass reads three characters).
   // Telegram bot tokens: a bot id of 5–16 digits, `:A` and 34 more
   ...DIGITS.map((d) => t(`${d}:A`, 34, Body.Url, { lead: { body: Body.Digit, min: 4, max: 15 } })),
   // Azure AD (Entra ID) client secrets: 3 of `[A-Za-z0-9_.~]`, a digit, `Q~` and 31–34 more of
   // `[A-Za-z0-9_.~-]` (all of a longer run is masked: a sentence's full stop may end one)
   ...DIGITS.map((d) => t(`${d}Q~`, 31, Body.Unreserved, { lead: { body: Body.Tilde, min: 3, max: 3 } })),
 ];
-
-const CATALOG = [...PROVIDERS, ...LEAD_PROVIDERS];
 
 /** Whether the ASCII code `c` is a character of `body`. */
 function holds(body: Body, c: number): boolean {
@@ -292,7 +284,7 @@ interface Candidate {
 /** Candidates by the pair of their first two characters (case-sensitive), longest prefix first. */
 const BY_PAIR = new Uint16Array(128 * 128);
 const LISTS: Candidate[][] = [[]];
-for (const p of [...CATALOG].sort((a, b) => b.prefix.length - a.prefix.length)) {
+for (const p of [...PROVIDERS].sort((a, b) => b.prefix.length - a.prefix.length)) {
   const key = p.prefix.charCodeAt(0) * 128 + p.prefix.charCodeAt(1);
   if (BY_PAIR[key] === 0) {
     BY_PAIR[key] = LISTS.length;
@@ -385,6 +377,6 @@ function providerRule(s: string): string {
 export const providerTokens: Rule = {
   name: "provider-tokens",
   words: [],
-  prefixes: CATALOG.map((p) => p.prefix),
+  prefixes: PROVIDERS.map((p) => p.prefix),
   apply: providerRule,
 };

@@ -666,7 +666,13 @@ const BODY: Record<number, string> = {
   7: `${ALNUM}`,
 };
 
-/** Every provider of the catalog: its prefix and a random body of at least its minimum length. */
+/** What a token's lead is made of, by body kind: digits (a Telegram bot id), or `[A-Za-z0-9_.~]`. */
+const LEADS: Record<number, string> = { 8: "8302917465831029", 9: "x.Y" };
+
+/**
+ * Every provider of the catalog: its lead if it has one, its prefix and a random body of at least
+ * its minimum length.
+ */
 export const providerShape: fc.Arbitrary<Shape> = fc
   .tuple(
     fc.integer({ min: 0, max: PROVIDERS.length - 1 }),
@@ -676,8 +682,14 @@ export const providerShape: fc.Arbitrary<Shape> = fc
   )
   .chain(([i, extra, seed, anyLead]) => {
     const p = PROVIDERS[i]!;
-    // Prefixes that occur inside words count only at a word boundary (as the catalogs match them).
-    const lead = p.strict === true && (anyLead === "_" || anyLead === "1") ? " " : anyLead;
+    // Prefixes that occur inside words count only at a word boundary (as the catalogs match them),
+    // and a token's own lead (Telegram's bot id) is a whole run of its characters.
+    const glued = p.strict === true || p.lead !== undefined;
+    const lead = glued && (anyLead === "_" || anyLead === "1") ? " " : anyLead;
+    const own =
+      p.lead === undefined
+        ? ""
+        : LEADS[p.lead.body]!.slice(0, p.lead.min + (seed % (p.lead.max - p.lead.min + 1)));
     const alphabet = BODY[p.body] ?? ALNUM;
     return fromAlphabet(alphabet, p.min + extra, p.min + extra).map((raw) => {
       // A body with the character kinds real tokens have, so every canary is unmistakable.
@@ -686,10 +698,10 @@ export const providerShape: fc.Arbitrary<Shape> = fc
       else if (p.body === 5) body = `${raw.slice(0, -2)}Z7`;
       else body = `${raw.slice(0, -3)}Q${"x"}${seed % 10}`;
       const token = p.body === 7 ? `sr=${body}&sig=${body.slice(0, 12)}%2F&se=1700000000` : body;
-      const text = `${lead === "_" || lead === "1" ? "id" : "using"}${lead}${p.prefix}${token} ok`;
+      const text = `${lead === "_" || lead === "1" ? "id" : "using"}${lead}${own}${p.prefix}${token} ok`;
       return {
         text,
-        canaries: [body.slice(0, 8), body.slice(-8), token],
+        canaries: [body.slice(0, 8), body.slice(-8), token, ...(own.length >= 4 ? [own] : [])],
         family: `provider/${p.prefix}`,
       };
     });
