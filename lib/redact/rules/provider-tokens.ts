@@ -266,12 +266,44 @@ function bodyEnd(codes: Uint8Array, i: number, body: Body): number {
   return i;
 }
 
+const isHexCode = (c: number): boolean =>
+  (c >= /* 0 */ 48 && c <= /* 9 */ 57) ||
+  (c >= /* A */ 65 && c <= /* F */ 70) ||
+  (c >= /* a */ 97 && c <= /* f */ 102);
+
+/**
+ * Whether an escape sequence ends right before `i`: a backslash and a letter (`\n`, `\t`), JSON's
+ * `\u000a`, `\x0a`, or a percent-encoded character (`%0A`, `%3D`).
+ */
+function escapeEndsAt(codes: Uint8Array, i: number): boolean {
+  if (i >= 2 && codes[i - 2] === /* backslash */ 92 && isLetter(codes[i - 1]!)) return true;
+  if (i >= 3 && codes[i - 3] === /* % */ 37 && isHexCode(codes[i - 2]!) && isHexCode(codes[i - 1]!))
+    return true;
+  if (i >= 4 && codes[i - 4] === /* backslash */ 92 && codes[i - 3] === /* x */ 120) return true;
+  return (
+    i >= 6 &&
+    codes[i - 6] === /* backslash */ 92 &&
+    codes[i - 5] === /* u */ 117 &&
+    isHexCode(codes[i - 4]!) &&
+    isHexCode(codes[i - 3]!) &&
+    isHexCode(codes[i - 2]!) &&
+    isHexCode(codes[i - 1]!)
+  );
+}
+
 /** Start of the lead that ends before `i`, or -1 if the run there is not one (too short or too long). */
 function leadStart(codes: Uint8Array, i: number, lead: NonNullable<Provider["lead"]>): number {
   const t = BODY_CHARS[lead.body]!;
   let k = i;
-  // One character past `max` is enough to refuse the run.
-  while (k > 0 && i - k <= lead.max && codes[k - 1] !== MARK_CODE && t[codes[k - 1]!] === 1) k--;
+  // One character past `max` is enough to refuse the run; an escape sequence before it ends it.
+  while (
+    k > 0 &&
+    i - k <= lead.max &&
+    codes[k - 1] !== MARK_CODE &&
+    t[codes[k - 1]!] === 1 &&
+    !escapeEndsAt(codes, k)
+  )
+    k--;
   return i - k >= lead.min && i - k <= lead.max ? k : -1;
 }
 
@@ -299,7 +331,9 @@ for (const p of [...PROVIDERS].sort((a, b) => b.prefix.length - a.prefix.length)
  * `codes`: the text's codes, ending in a zero code, which no prefix holds.
  */
 function providerIn(codes: Uint8Array, i: number, id: number, at: number[]): Provider | undefined {
-  const before = i > 0 ? codes[i - 1]! : /* space */ 32;
+  // An escape sequence ends at a boundary, though it ends in a letter or digit (a JSON string's
+  // `\n` before a token on the next line of a message).
+  const before = i > 0 && !escapeEndsAt(codes, i) ? codes[i - 1]! : /* space */ 32;
   const afterLetter = isLetter(before);
   for (const { provider, prefix } of LISTS[id]!) {
     const { lead } = provider;

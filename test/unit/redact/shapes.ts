@@ -678,7 +678,9 @@ export const providerShape: fc.Arbitrary<Shape> = fc
     fc.integer({ min: 0, max: PROVIDERS.length - 1 }),
     fc.integer({ min: 0, max: 24 }),
     fc.nat(),
-    fc.constantFrom(" ", "=", ": ", '="', " '", "(", "_", "1"),
+    // Escape sequences too: a token on the next line of a JSON string's message (`\n`), after an
+    // encoded `=` (`%3D`).
+    fc.constantFrom(" ", "=", ": ", '="', " '", "(", "_", "1", "\\n", "\\t", "\\u000a", "%0A", "%3D"),
   )
   .chain(([i, extra, seed, anyLead]) => {
     const p = PROVIDERS[i]!;
