@@ -36,6 +36,8 @@ const WORDS = [
   "account",
   "identified",
   "sess",
+  "pswd",
+  "psk",
 ];
 
 /**
@@ -89,6 +91,20 @@ const SECRET_PARTS = [
   // (a session id is a bearer credential; `session_id` in application logs is a correlation id).
   "sessionid",
   "sessid",
+  // Abbreviations: `pswd`, OpenSSL's and OpenSSH's `privkey`, a tracker's `passkey`.
+  "pswd",
+  "privkey",
+  "passkey",
+];
+
+/**
+ * Whose password a key names when it runs `pass` into the word (`dbpass`, `ROOTPASS`, PHP's
+ * `$smtppass`): `bypass`, `compass` and `passenger` are not secrets, these are.
+ */
+const PASS_OWNERS = [
+  ...["db", "pg", "my", "sql", "mysql", "mongo", "redis", "ldap", "bind", "root", "admin", "user"],
+  ...["sys", "sa", "app", "web", "api", "smtp", "mail", "imap", "ftp", "sftp", "ssh", "vnc", "rdp"],
+  ...["wifi", "wpa", "proxy", "login", "master", "rabbit", "amqp", "mqtt", "es", "auth"],
 ];
 
 /**
@@ -155,6 +171,8 @@ function judgeKey(key: string): boolean {
   // `--password-stdin`: says where the secret comes from; the word after it is not one.
   if (low.endsWith("stdin")) return false;
   for (const part of SECRET_PARTS) if (low.includes(part)) return true;
+  if (low.endsWith("pass") && PASS_OWNERS.some((owner) => endsWithPart(key, low, `${owner}pass`, true)))
+    return true;
   return (
     endsWithPart(key, low, "pass", true) ||
     endsWithPart(key, low, "key", false) ||
@@ -163,6 +181,8 @@ function judgeKey(key: string): boolean {
     endsWithPart(key, low, "creds", true) ||
     // `sig`: a shared access signature's (Azure's `?sv=…&sig=…` written without its URL).
     endsWithPart(key, low, "sig", true) ||
+    // A Wi-Fi network's pre-shared key (`wpa_psk`, hostapd's `wpa_psk=`, NetworkManager's `psk=`).
+    endsWithPart(key, low, "psk", true) ||
     endsWithPart(key, low, "account", true)
   );
 }

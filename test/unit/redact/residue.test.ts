@@ -43,6 +43,7 @@ const SURVIVES = [
   "Step 3/9 : ENV PATH /usr/local/bin",
   "set -x PATH /usr/bin; gh secret list; aws ssm get-parameter --name /app/db --with-decryption",
   "session_id=abc123 started; sessions=3 active; session=main",
+  "bypass=false compass=north surpass=1 overpass=2 trespass=no passive=true upskill=3 psk_mode=wpa2",
 ];
 
 /** [line, the visible part that a reader could mistake for a secret] */
@@ -139,8 +140,8 @@ const RESIDUE: Array<[string, string, string]> = [
   ],
   ["a positional credential of a known API", 'db.auth("admin", "Sup3rS3cret")', "Sup3rS3cret"],
   [
-    "a key that runs `pass` into its word or abbreviates it",
-    "dbpass=Sup3rS3cret pswd=Sup3rS3cret",
+    "a key that runs `pass` into a word not known to name whose password it is",
+    "hostpass=Sup3rS3cret",
     "Sup3rS3cret",
   ],
   ["a URL percent-encoded as a whole", "https%3A%2F%2Fu%3ASup3rS3cret%40host", "Sup3rS3cret"],

@@ -151,6 +151,12 @@ const KEY_NAMES = [
   "sessionid",
   "PHPSESSID",
   "JSESSIONID",
+  "dbpass",
+  "ROOTPASS",
+  "smtppass",
+  "pswd",
+  "wpa_psk",
+  "privkey",
 ];
 
 const caseOf = (k: string, mode: number): string =>
