@@ -7,10 +7,26 @@
  * survive (`mkdir -p`, `sort -u`).
  */
 
-import { assignmentEnd, commandEnd, wordEnd } from "../grammar.ts";
+import {
+  assignmentEnd,
+  closingQuote,
+  commandEnd,
+  isQuote,
+  pastQuote,
+  structureClose,
+  wordEnd,
+} from "../grammar.ts";
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
-import { type Found, isOneMark, isPlaceholder, isSpace, skipBlanks, spliceFound } from "../scan.ts";
+import {
+  type Found,
+  firstMatch,
+  isOneMark,
+  isPlaceholder,
+  isSpace,
+  skipBlanks,
+  spliceFound,
+} from "../scan.ts";
 
 const LONG_FLAGS = /--(?:password|passwd|token|api-key|apikey|with-token)(?=[= ]|$)/g;
 /** curl's credentials, `user:password`: `-u`/`--user`, and `-U`/`--proxy-user` for its proxy. */
@@ -50,6 +66,10 @@ const MONITOR_AUTH = /"AUTH"[ \t]+/gi;
 const PROMPT_AUTH = /:\d+(?:\[\d+\])?>[ \t]*AUTH[ \t]+/gi;
 /** `echo v | … --password-stdin`: what is echoed into a login that reads its password from stdin. */
 const ECHO = /\b(?:echo|printf)[ \t]+(?:-[a-zA-Z]+[ \t]+)*/g;
+/** The same at the start of a process substitution's body (`< <(echo v)`). */
+const ECHO_AT = /(?:echo|printf)[ \t]+(?:-[a-zA-Z]+[ \t]+)*/y;
+/** Input redirected from the text itself: a here-string (`<<< v`), a process substitution (`< <(…)`). */
+const REDIRECTED_INPUT = /<<<|<\(/g;
 /** OpenLDAP's clients take the bind password as `-w v` (or `-wv`); `ldappasswd` also `-a old`, `-s new`. */
 const LDAP = /\bldap(?:search|add|modify|delete|whoami|compare|modrdn|exop|passwd)\b/g;
 const LDAP_W = /\s-w/g;
@@ -72,12 +92,16 @@ const SMB_U = /\s(?:-U|--user=?)/g;
 /** `htpasswd -b [file] user password`: in batch mode the password is the last argument. */
 const HTPASSWD = /\bhtpasswd\b/g;
 /**
- * Where a command reads a password from its standard input: what is echoed into it is one. Secret
- * stores read the secret there when no value is given (`gh secret set NAME`, `wrangler secret put`,
- * `docker secret create NAME -`, `gcloud secrets create|versions add … --data-file=-`, `vercel env add`).
+ * Where a command reads a password from its standard input: what is echoed or redirected into it is
+ * one. Logins read a token there (`gh auth login --with-token`, `glab auth login --stdin`, `vault
+ * login -`, `cargo login` without its token); secret stores read the secret there when no value is
+ * given (`gh secret set NAME`, `wrangler secret put`, `docker secret create NAME -`, `gcloud
+ * secrets create|versions add … --data-file=-`, `vercel env add`).
  */
 const STDIN_READERS =
-  /--password-stdin|\bchpasswd\b|\bpasswd\s+--stdin\b|\bsecrets?\s+(?:set|put|create|add|import)\b|\bsecrets\s+versions\s+add\b|\bvercel\s+env\s+add\b/g;
+  /--password-stdin|--with-token|\bchpasswd\b|\bpasswd\s+--stdin\b|\b(?:auth|vault|cargo)\s+login\b|\bsecrets?\s+(?:set|put|create|add|import)\b|\bsecrets\s+versions\s+add\b|\bvercel\s+env\s+add\b/g;
+/** Where the first of `STDIN_READERS` at or after an index starts (-1: none), remembered. */
+const readerAt = firstMatch(STDIN_READERS);
 /** Secret stores whose flag takes the secret itself: GitHub's `--body`/`-b`, Azure's and SSM's `--value`. */
 const GH_SECRET = /\bgh\s+secret\s+set\b/g;
 const GH_SECRET_BODY = /\s(?:--body|-b)(?=[= ])/g;
@@ -184,12 +208,130 @@ function secureStringArguments(s: string, i: number, add: (start: number, end: n
   return stop;
 }
 
+/** Whether `c` starts a redirection or a pipe (`<`, `<<<`, `<(`, `>`, `|`), never a flag's value. */
+const isRedirection = (c: number): boolean => c === /* < */ 60 || c === /* > */ 62 || c === /* | */ 124;
+
 /** Masks the word `[a, b)`: a quoted one inside its quotes, one that goes on past them (`'ab'cd`) whole. */
 function addWord(s: string, a: number, b: number, add: (start: number, end: number) => number): number {
   const q = s.charCodeAt(a);
   if ((q === /* " */ 34 || q === /* ' */ 39) && s.charCodeAt(b - 1) === q && b - a > 2)
     return add(a + 1, b - 1);
   return add(a, b);
+}
+
+/** Whether one of `STDIN_READERS` starts in `[a, b)`. */
+function readerIn(s: string, a: number, b: number): boolean {
+  const r = readerAt(s, a);
+  return r >= 0 && r < b;
+}
+
+/** Whether a single `|` (a pipe, not `||`) is at `i`. */
+const isPipeAt = (s: string, i: number): boolean =>
+  s.charCodeAt(i) === /* | */ 124 && s.charCodeAt(i + 1) !== /* | */ 124;
+
+/**
+ * Whether a command ends at `i` (`;`, `|`, `&`, a line break), looking backwards; the `&` of a
+ * redirection (`2>&1`, `&>`) is none.
+ */
+function endsCommandAt(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  if (c === /* & */ 38) return s.charCodeAt(i - 1) !== /* > */ 62 && s.charCodeAt(i + 1) !== /* > */ 62;
+  return c === /* ; */ 59 || c === /* | */ 124 || c === /* \n */ 10;
+}
+
+/**
+ * Where the words an `echo` writes from `v` end: at the pipe they go into (`|`), or where the command
+ * ends without one (`echo a; b | …` echoes nothing into that pipe). A `|` inside a quoted part of a
+ * word (at any escaping depth: `"a|b"`, `\\"a|b\\"`) or escaped (`a\\|b`) is one of its characters; one
+ * outside is the pipe, glued or not (`echo v|…`, `echo "v"|…`).
+ */
+function echoEnd(s: string, v: number): number {
+  for (let w = skipBlanks(s, v); w < s.length; ) {
+    const end = wordEnd(s, w);
+    if (end <= w) return w;
+    for (let k = w; k < end; k++) {
+      const c = s.charCodeAt(k);
+      if (c === /* | */ 124 || c === /* ; */ 59 || c === /* & */ 38) return k;
+      let q = k;
+      while (s.charCodeAt(q) === /* backslash */ 92) q++;
+      if (isQuote(s.charCodeAt(q))) {
+        const close = closingQuote(s, q + 1, s.charCodeAt(q), q - k);
+        // Quoted to the word's end.
+        if (close < 0 || close >= end) break;
+        k = pastQuote(s, close) - 1;
+      } else {
+        k = q;
+      }
+    }
+    w = skipBlanks(s, end);
+  }
+  return s.length;
+}
+
+/**
+ * After a process substitution's `(` at `open` (its `<` at `lt`), redirected into a command
+ * (`< <(echo v)`, not a file argument: `diff <(…) <(…)`), the words its `echo` or `printf` writes,
+ * up to the substitution's close (or the end of its line): their start and end, and where the
+ * substitution ends. Null for another substitution.
+ */
+function substitutedEcho(s: string, lt: number, open: number): [number, number, number] | null {
+  let k = lt - 1;
+  while (k >= 0 && (s.charCodeAt(k) === /* space */ 32 || s.charCodeAt(k) === /* tab */ 9)) k--;
+  if (s.charCodeAt(k) !== /* < */ 60) return null;
+  ECHO_AT.lastIndex = skipBlanks(s, open + 1);
+  if (!ECHO_AT.test(s)) return null;
+  const v = ECHO_AT.lastIndex;
+  const close = structureClose(s, open);
+  let end = close;
+  if (close < 0) {
+    const eol = s.indexOf("\n", v);
+    end = eol < 0 ? s.length : eol;
+  }
+  const next = close < 0 ? end : close + 1;
+  while (end > v && isSpace(s.charCodeAt(end - 1))) end--;
+  return [v, end, next];
+}
+
+/**
+ * What is redirected into a command that reads a password from its standard input (`STDIN_READERS`):
+ * a here-string's word (`--password-stdin <<< v`, `chpasswd <<< "u:v"`) and what a process
+ * substitution echoes (`--password-stdin < <(echo v)`), wherever the redirection sits in the
+ * reader's command, or in the command piped into it (`cat <<< v | docker login --password-stdin`).
+ */
+function redirectedInputs(s: string, add: (start: number, end: number) => number): void {
+  /** The command around the redirection: where it starts and stops, and whether it reads a password. */
+  let start = 0;
+  let stop = -1;
+  let reads = false;
+  /** How far the commands' starts have been looked for (never inside an input: `<<< "a;b"`). */
+  let looked = 0;
+  REDIRECTED_INPUT.lastIndex = 0;
+  while (REDIRECTED_INPUT.test(s)) {
+    const past = REDIRECTED_INPUT.lastIndex;
+    const hereString = s.charCodeAt(past - 1) === /* < */ 60;
+    const at = past - (hereString ? 3 : 2);
+    // The input, `[v, end)`, and where its redirection ends.
+    let [v, end, next] = [past, past, past];
+    if (hereString) {
+      v = skipBlanks(s, past);
+      end = next = wordEnd(s, v);
+    } else {
+      [v, end, next] = substitutedEcho(s, at, past - 1) ?? [v, end, next];
+    }
+    if (at >= stop) {
+      for (; looked < at; looked++) if (endsCommandAt(s, looked)) start = looked + 1;
+      stop = -1;
+    }
+    looked = Math.max(looked, next);
+    // The command goes on past its input, whatever the input holds.
+    if (next > stop) {
+      stop = commandEnd(s, next);
+      reads =
+        readerIn(s, start, stop) || (isPipeAt(s, stop) && readerIn(s, stop + 1, commandEnd(s, stop + 1)));
+    }
+    if (reads && end > v && !isOneMark(s, v, end)) addWord(s, v, end, add);
+    REDIRECTED_INPUT.lastIndex = reads ? next : Math.max(next, stop);
+  }
 }
 
 function argvRule(s: string): string {
@@ -209,7 +351,7 @@ function argvRule(s: string): string {
     else v = skipBlanks(s, v);
     if (v >= s.length) return j;
     const c = s.charCodeAt(v);
-    if (c === /* - */ 45 || c === /* < */ 60 || c === /* | */ 124) return j;
+    if (c === /* - */ 45 || isRedirection(c)) return j;
     let end = wordEnd(s, v);
     if (isOneMark(s, v, end)) return end;
     // `["--password=a b"]`: the flag opened a quoted string, which the value runs to the close of.
@@ -229,6 +371,8 @@ function argvRule(s: string): string {
   while (USER_FLAGS.test(s)) {
     let v = USER_FLAGS.lastIndex;
     v = s.charCodeAt(v) === /* = */ 61 ? v + 1 : skipBlanks(s, v);
+    // A redirection is no value (`sort -u <<<a:b`).
+    if (isRedirection(s.charCodeAt(v))) continue;
     const end = wordEnd(s, v);
     // `user:password`: a colon inside the word (not searched past it: `-u a -u a …` has none).
     let colon = v + 1;
@@ -337,27 +481,21 @@ function argvRule(s: string): string {
   }
   // Inside each `redis-cli` command.
   eachFlagOf(REDIS, REDIS_AUTH, named("AUTH") && named("redis-cli"), (v) => authWords(v, false));
-  if (named("stdin", "chpasswd", "secret", "vercel")) {
-    // Only what is echoed into the pipe: the echo's words up to `|`, if a command there reads a
-    // password from stdin.
+  if (named("stdin", "chpasswd", "secret", "vercel", "login")) {
+    // First, so that an echo in a substitution piped on (`cat < <(echo v) | …`) is masked inside it.
+    redirectedInputs(s, add);
+    // What is echoed into a pipe, if a command after it reads a password from stdin.
     ECHO.lastIndex = 0;
-    /** The first reader at or after the pipe looked at (pipes come in order). */
-    const readerFrom = (i: number): number => {
-      STDIN_READERS.lastIndex = i;
-      return STDIN_READERS.test(s) ? STDIN_READERS.lastIndex - 1 : -1;
-    };
-    let login = readerFrom(0);
     while (ECHO.test(s)) {
       const v = ECHO.lastIndex;
-      const pipe = s.indexOf("|", v);
-      if (pipe < 0) break;
-      if (login < pipe) login = readerFrom(pipe);
-      if (login < 0) break;
-      const stop = commandEnd(s, pipe + 1);
+      const pipe = echoEnd(s, v);
+      ECHO.lastIndex = pipe + 1;
+      if (!isPipeAt(s, pipe)) continue;
+      const reader = readerAt(s, pipe);
+      if (reader < 0) break;
       let end = pipe;
       while (end > v && isSpace(s.charCodeAt(end - 1))) end--;
-      if (login < stop && end > v && !isOneMark(s, v, end)) add(v, end);
-      ECHO.lastIndex = pipe + 1;
+      if (reader < commandEnd(s, pipe + 1) && end > v && !isOneMark(s, v, end)) add(v, end);
     }
   }
   attachedValuesAfter(SSHPASS, SSHPASS_P, named("sshpass"));
@@ -412,6 +550,8 @@ export const argv: Rule = {
     ...["passwd", "-w"],
     // Secret stores fed through a pipe or a flag, and PowerShell's secure strings.
     ...["secret", "--value", "vercel", "securestring"],
+    // `cargo login`, which reads its token from stdin when none is given.
+    "cargo",
   ],
   apply: argvRule,
 };

@@ -133,11 +133,6 @@ const RESIDUE: Array<[string, string, string]> = [
     'var password string = "Sup3rS3cret"',
     "Sup3rS3cret",
   ],
-  [
-    "a here-string into a login that reads stdin",
-    "docker login -u ci --password-stdin <<< Sup3rS3cret",
-    "Sup3rS3cret",
-  ],
   ["a positional credential of a known API", 'db.auth("admin", "Sup3rS3cret")', "Sup3rS3cret"],
   [
     "a key that runs `pass` into a word not known to name whose password it is",

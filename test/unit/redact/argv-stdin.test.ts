@@ -1,0 +1,265 @@
+/**
+ * The argv rule's commands that read a password from their standard input, fed from the command line
+ * itself: echoed into a pipe, a here-string (`<<< v`), or a process substitution redirected in
+ * (`< <(echo v)`), in every quoting, with random blanks, wherever the redirection sits in the
+ * command, at the start of a line, after `&&`, `;` or `|`, inside a JSON string and among other text.
+ * Near misses (the same input into a command that reads no password, a reader fed from a file, a
+ * process substitution given as a file argument) stay byte for byte.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { redactText } from "../../../lib/redact/index.ts";
+import { leaks, segment } from "./shapes.ts";
+
+/** A shell word and the segments of a secret written in it. */
+interface Word {
+  text: string;
+  canaries: string[];
+}
+
+/** What joins a secret's segments in each quoting: characters that quoting keeps literal. */
+const BARE_JOINS = [".", ":", "-", "_", "@", "%", "+", "=", "/", ",", "~", "^"];
+// (Not `#`: the query rule reads `a/b#c` as a URL's fragment, see the report.)
+const DOUBLE_JOINS = [...BARE_JOINS, " ", "|", ";", "&", "<", ">", "(", ")", "'", "!"];
+const SINGLE_JOINS = [...DOUBLE_JOINS.filter((c) => c !== "'"), '"', "$", "`", "\\"];
+/** Inside `$'…'` a backslash starts an escape: `\t` and `\n` are two of them. */
+const ANSI_JOINS = [...DOUBLE_JOINS.filter((c) => c !== "'"), '"', "\\t", "\\n"];
+
+const QUOTINGS: Array<[joins: string[], wrap: (body: string) => string]> = [
+  [BARE_JOINS, (b) => b],
+  [DOUBLE_JOINS, (b) => `"${b}"`],
+  [SINGLE_JOINS, (b) => `'${b}'`],
+  [ANSI_JOINS, (b) => `$'${b}'`],
+];
+
+/** A secret of one to three segments as one shell word, bare or quoted any way (`"…"`, `'…'`, `$'…'`). */
+const secretWord: fc.Arbitrary<Word> = fc
+  .tuple(
+    fc.integer({ min: 0, max: QUOTINGS.length - 1 }),
+    fc.array(fc.tuple(segment, fc.nat()), { minLength: 1, maxLength: 3 }),
+  )
+  .map(([how, parts]) => {
+    const [joins, wrap] = QUOTINGS[how]!;
+    const body = parts.map(([seg, j], k) => (k === 0 ? seg : joins[j % joins.length]! + seg)).join("");
+    return { text: wrap(body), canaries: parts.map(([seg]) => seg) };
+  });
+
+/** Blanks between words: a space, several, a tab. */
+const blank = fc.constantFrom(" ", " ", "  ", "\t", " \t");
+
+/**
+ * Commands that read a password from stdin, as words; `from`: the first word after the command's
+ * name, where a redirection may go (or before the name: `<<< v cmd` is a command too); `value`: what
+ * the command reads, around the secret (chpasswd's `user:password`).
+ */
+const READERS: Array<{ words: string[]; from: number; value?: (secret: string) => string }> = [
+  { words: ["docker", "login", "-u", "ci", "--password-stdin", "registry.example"], from: 2 },
+  { words: ["podman", "login", "--username", "ci", "--password-stdin"], from: 2 },
+  { words: ["helm", "registry", "login", "r.example", "-u", "ci", "--password-stdin"], from: 3 },
+  { words: ["skopeo", "login", "--password-stdin", "-u", "ci", "quay.io"], from: 2 },
+  { words: ["gh", "auth", "login", "--with-token"], from: 3 },
+  { words: ["gh", "auth", "login", "--hostname", "ghe.example", "--with-token"], from: 3 },
+  { words: ["glab", "auth", "login", "--stdin"], from: 3 },
+  { words: ["glab", "auth", "login", "--hostname", "gitlab.example", "--stdin"], from: 3 },
+  { words: ["vault", "login", "-"], from: 2 },
+  { words: ["cargo", "login"], from: 2 },
+  { words: ["cargo", "login", "--registry", "internal"], from: 2 },
+  { words: ["gh", "secret", "set", "API_TOKEN"], from: 3 },
+  { words: ["gh", "secret", "set", "API_TOKEN", "--repo", "org/app"], from: 3 },
+  { words: ["npx", "wrangler", "secret", "put", "API_TOKEN"], from: 4 },
+  { words: ["docker", "secret", "create", "db_pass", "-"], from: 3 },
+  { words: ["gcloud", "secrets", "versions", "add", "db-pass", "--data-file=-"], from: 4 },
+  { words: ["vercel", "env", "add", "API_TOKEN", "production"], from: 3 },
+  { words: ["passwd", "--stdin", "bob"], from: 2 },
+  { words: ["chpasswd"], from: 1, value: (v) => `bob:${v}` },
+  { words: ["sudo", "chpasswd"], from: 2, value: (v) => `bob:${v}` },
+];
+
+/** Commands that read no password: what is redirected into them is their input, not a secret. */
+const NON_READERS: string[][] = [
+  ["cat"],
+  ["grep", "-c", "x"],
+  ["wc", "-l"],
+  ["tr", "a-z", "A-Z"],
+  ["base64", "-d"],
+  ["jq", "."],
+  ["read", "-r", "a", "b"],
+  ["sort", "-u"],
+  ["docker", "login", "-u", "ci", "registry.example"],
+  ["gh", "auth", "status"],
+  ["cargo", "build", "--release"],
+];
+
+/** Where a line holds the command: alone, after `&&`, `;` or `|`, in a JSON string, among other text. */
+const CONTEXTS: Array<(cmd: string) => string> = [
+  (c) => c,
+  (c) => `+ ${c}`,
+  (c) => `INFO exec: ${c} done`,
+  (c) => `cd /srv/app && ${c}`,
+  (c) => `set -e; ${c}; echo ok`,
+  (c) => `true | ${c}`,
+  (c) => `${c} && docker push registry.example/app:1`,
+  (c) => `${c} 2>&1 || exit 1`,
+  (c) => `{"cmd":${JSON.stringify(c)},"step":3}`,
+  (c) => `level=info msg=${JSON.stringify(c)}`,
+];
+
+/** Words joined by the blanks given (one fewer than words), with `extra` inserted before word `at`. */
+function joinWords(words: string[], blanks: string[], at: number, extra: string): string {
+  const all = [...words.slice(0, at), extra, ...words.slice(at)];
+  return all.map((w, k) => (k === 0 ? w : `${blanks[k % blanks.length]}${w}`)).join("");
+}
+
+/** How a line feeds `input` (a shell word, or the text a producer writes) to a command. */
+const REDIRECTIONS: Array<(input: string, b: string) => string> = [
+  (v, b) => `<<<${b}${v}`,
+  (v) => `<<<${v}`,
+  (v, b) => `<${b}<(echo${b}${v})`,
+  (v, b) => `< <(echo -n${b}${v})`,
+  (v, b) => `< <(printf${b}%s${b}${v})`,
+  (v, b) => `0< <(printf '%s\\n' ${v}${b})`,
+  (v, b) => `< <(${b}echo ${v}${b})`,
+];
+
+/** What writes `input` into a pipe to the command. */
+const PRODUCERS: Array<(input: string, b: string) => string> = [
+  (v, b) => `echo${b}${v}${b}|${b}`,
+  (v) => `echo ${v}|`,
+  (v, b) => `echo -n${b}${v} | `,
+  (v, b) => `echo -e ${v}${b}| `,
+  (v, b) => `printf${b}%s${b}${v} | `,
+  (v) => `printf '%s\\n' ${v} | `,
+  (v, b) => `cat${b}<<<${b}${v} | `,
+  (v, b) => `cat < <(echo ${v})${b}|${b}`,
+];
+
+/** A line where `input` reaches `command` through one of the forms above, in one of the contexts. */
+const fed = (commands: Array<{ words: string[]; from: number }>, input: fc.Arbitrary<Word>) =>
+  fc
+    .tuple(
+      fc.integer({ min: 0, max: commands.length - 1 }),
+      input,
+      fc.array(blank, { minLength: 8, maxLength: 8 }),
+      fc.boolean(),
+      fc.nat(),
+      fc.integer({ min: 0, max: CONTEXTS.length - 1 }),
+    )
+    .map(([which, word, blanks, piped, pick, context]) => {
+      const { words, from } = commands[which]!;
+      const value = (commands[which] as { value?: (v: string) => string }).value;
+      const input = value === undefined ? word.text : value(word.text);
+      let cmd: string;
+      if (piped) {
+        cmd =
+          PRODUCERS[pick % PRODUCERS.length]!(input, blanks[0]!) +
+          joinWords(words, blanks, words.length, "").trimEnd();
+      } else {
+        // The redirection after the command's name (anywhere among its arguments) or before it.
+        const slots = words.length - from + 2;
+        const slot = pick % slots;
+        const at = slot === slots - 1 ? 0 : from + slot;
+        const redirection = REDIRECTIONS[(pick >> 4) % REDIRECTIONS.length]!(input, blanks[1]!);
+        cmd = joinWords(words, blanks, at, redirection);
+      }
+      // JSON writes a tab as `\t`, which is no blank any more: spaces there.
+      const line = CONTEXTS[context]!(context >= 8 ? cmd.replaceAll("\t", " ") : cmd);
+      return {
+        text: line,
+        canaries: word.canaries,
+        family: `${words.join(" ")}/${piped ? "pipe" : "redirect"}`,
+      };
+    });
+
+describe("argv: a password fed to a command that reads it from stdin", () => {
+  it("is masked whole: echoed into a pipe, a here-string, a process substitution (generated)", () => {
+    fc.assert(
+      fc.property(fed(READERS, secretWord), (shape) => {
+        const out = redactText(shape.text);
+        expect(leaks([shape], out), `${JSON.stringify(shape.text)} → ${JSON.stringify(out)}`).toEqual([]);
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it("stays byte for byte where no command reads it (generated near misses)", () => {
+    const nonReaders = NON_READERS.map((words) => ({ words, from: 1 }));
+    fc.assert(
+      fc.property(fed(nonReaders, secretWord), (shape) => {
+        expect(redactText(shape.text)).toBe(shape.text);
+      }),
+      { numRuns: 800 },
+    );
+  });
+
+  it("stays byte for byte where a reader's input is a file or another command's (generated)", () => {
+    // (Not `<token.txt 2>&1`: key-value reads `<token.txt 2>` as an XML element, see the report.)
+    const files = fc.constantFrom("registry.txt", "/run/ci/registry", "~/.config/gh/hosts", '"$INPUT_FILE"');
+    // Not `--with-token < file` nor `secret set NAME < file`: key-value reads the `<` as the value of
+    // the flag or of the key being set, a wrong mask of its own (the secret is not there).
+    const readers = READERS.filter(({ words }) => !words.includes("--with-token") && !words.includes("set"));
+    const line = fc
+      .tuple(fc.integer({ min: 0, max: readers.length - 1 }), files, blank, segment, fc.nat(), fc.nat())
+      .map(([which, file, b, other, form, context]) => {
+        const cmd = readers[which]!.words.join(" ");
+        const lines = [
+          `${cmd}${b}<${b}${file}`,
+          `${cmd} <${file}`,
+          `${cmd}; cat <<< ${other}`,
+          `echo ${other}; ${cmd} < ${file}`,
+          `echo ${other} && cat ${file} | ${cmd}`,
+          `cat <<< ${other} && ${cmd} < ${file}`,
+          `diff <(echo ${other}) <(sort ${file}) && ${cmd} < ${file}`,
+          `${cmd} <(echo ${other})`,
+        ];
+        return CONTEXTS[context % CONTEXTS.length]!(lines[form % lines.length]!);
+      });
+    fc.assert(
+      fc.property(line, (text) => {
+        expect(redactText(text)).toBe(text);
+      }),
+      { numRuns: 600 },
+    );
+  });
+
+  it.each([
+    [
+      "docker login -u ci --password-stdin <<< Zq8xKv7mWpL3",
+      "docker login -u ci --password-stdin <<< [redacted:argv]",
+    ],
+    [
+      'docker login -u ci --password-stdin <<< "Zq8xKv7mWpL3"',
+      'docker login -u ci --password-stdin <<< "[redacted:argv]"',
+    ],
+    [
+      "docker login -u ci --password-stdin < <(echo Zq8xKv7mWpL3)",
+      "docker login -u ci --password-stdin < <(echo [redacted:argv])",
+    ],
+    ["gh secret set X <<< Zq8xKv7mWpL3", "gh secret set X <<< [redacted:argv]"],
+    ['chpasswd <<< "bob:Zq8xKv7mWpL3"', 'chpasswd <<< "[redacted:argv]"'],
+    ["echo Zq8xKv7mWpL3 | gh auth login --with-token", "echo [redacted:argv] | gh auth login --with-token"],
+    ["echo Zq8xKv7mWpL3 | vault login -", "echo [redacted:argv] | vault login -"],
+    [
+      "printf %s Zq8xKv7mWpL3 | docker login --password-stdin",
+      "printf [redacted:argv] | docker login --password-stdin",
+    ],
+    [
+      'echo "a|Zq8xKv7mWpL3" | docker login --password-stdin',
+      "echo [redacted:argv] | docker login --password-stdin",
+    ],
+    ["cat <<< Zq8xKv7mWpL3 | cargo login", "cat <<< [redacted:argv] | cargo login"],
+    ["cat <<< hello", "cat <<< hello"],
+    // A redirection after `-u` is no `user:password`.
+    ["sort -u <<<a1:b2", "sort -u <<<a1:b2"],
+    ["grep x < file", "grep x < file"],
+    [
+      "echo started; cat token | docker login --password-stdin",
+      "echo started; cat token | docker login --password-stdin",
+    ],
+  ])("%s", (line, expected) => {
+    expect(redactText(line)).toBe(expected);
+  });
+
+  it("keeps no part of a here-string after a flag that takes a token (`--with-token <<< v`)", () => {
+    expect(redactText("gh auth login --with-token <<< Zq8xKv7mWpL3")).not.toContain("Zq8xKv7mWpL3");
+  });
+});
