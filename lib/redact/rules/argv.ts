@@ -208,8 +208,20 @@ function secureStringArguments(s: string, i: number, add: (start: number, end: n
   return stop;
 }
 
-/** Whether `c` starts a redirection or a pipe (`<`, `<<<`, `<(`, `>`, `|`), never a flag's value. */
-const isRedirection = (c: number): boolean => c === /* < */ 60 || c === /* > */ 62 || c === /* | */ 124;
+/**
+ * Whether `c` starts a redirection, a pipe or the end of a command (`<`, `<<<`, `<(`, `>`, `|`, `&&`,
+ * `;`): never a flag's value.
+ */
+const isShellOperator = (c: number): boolean =>
+  c === /* < */ 60 || c === /* > */ 62 || c === /* | */ 124 || c === /* & */ 38 || c === /* ; */ 59;
+
+/** `isShellOperator` at `i`, or a redirection of a numbered descriptor (`2>&1`, `0<in`). */
+function isOperatorAt(s: string, i: number): boolean {
+  let k = i;
+  while (k < i + 3 && s.charCodeAt(k) >= /* 0 */ 48 && s.charCodeAt(k) <= /* 9 */ 57) k++;
+  const c = s.charCodeAt(k);
+  return k === i ? isShellOperator(c) : c === /* < */ 60 || c === /* > */ 62;
+}
 
 /** Masks the word `[a, b)`: a quoted one inside its quotes, one that goes on past them (`'ab'cd`) whole. */
 function addWord(s: string, a: number, b: number, add: (start: number, end: number) => number): number {
@@ -351,7 +363,7 @@ function argvRule(s: string): string {
     else v = skipBlanks(s, v);
     if (v >= s.length) return j;
     const c = s.charCodeAt(v);
-    if (c === /* - */ 45 || isRedirection(c)) return j;
+    if (c === /* - */ 45 || isOperatorAt(s, v)) return j;
     let end = wordEnd(s, v);
     if (isOneMark(s, v, end)) return end;
     // `["--password=a b"]`: the flag opened a quoted string, which the value runs to the close of.
@@ -372,7 +384,7 @@ function argvRule(s: string): string {
     let v = USER_FLAGS.lastIndex;
     v = s.charCodeAt(v) === /* = */ 61 ? v + 1 : skipBlanks(s, v);
     // A redirection is no value (`sort -u <<<a:b`).
-    if (isRedirection(s.charCodeAt(v))) continue;
+    if (isOperatorAt(s, v)) continue;
     const end = wordEnd(s, v);
     // `user:password`: a colon inside the word (not searched past it: `-u a -u a …` has none).
     let colon = v + 1;
@@ -391,8 +403,8 @@ function argvRule(s: string): string {
         // `-p value`: mysql would prompt and take a database name, but a secret may sit there.
         const v = skipBlanks(s, j);
         const end = wordEnd(s, v);
-        if (end > v && s.charCodeAt(v) !== /* - */ 45 && !/^\d+$/.test(s.slice(v, end)))
-          MYSQL_P.lastIndex = add(v, end);
+        const flagOrOperator = s.charCodeAt(v) === /* - */ 45 || isOperatorAt(s, v);
+        if (end > v && !flagOrOperator && !/^\d+$/.test(s.slice(v, end))) MYSQL_P.lastIndex = add(v, end);
       } else if (j < s.length && !isSpace(c) && !isPlaceholder(c)) {
         MYSQL_P.lastIndex = add(j, wordEnd(s, j));
       }
@@ -533,7 +545,8 @@ function argvRule(s: string): string {
       const v = VAULT.lastIndex;
       const end = wordEnd(s, v);
       const word = s.slice(v, end);
-      if (end > v && !word.startsWith("-") && !word.includes("=")) VAULT.lastIndex = add(v, end);
+      if (end > v && !word.startsWith("-") && !word.includes("=") && !isOperatorAt(s, v))
+        VAULT.lastIndex = add(v, end);
     }
   }
   // Several scans may find the same value.
