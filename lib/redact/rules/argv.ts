@@ -108,6 +108,27 @@ const GH_SECRET_BODY = /\s(?:--body|-b)(?=[= ])/g;
 const STORE_VALUE = /\b(?:keyvault\s+secret\s+set|ssm\s+put-parameter)\b/g;
 const STORE_VALUE_FLAG = /\s--value(?=[= ])/g;
 /**
+ * Package registries' uploads: twine's, Poetry's and uv's `-p` (the password of `upload`, `publish`);
+ * Poetry's stored credentials, `config pypi-token.NAME TOKEN` and `config http-basic.NAME USER
+ * PASSWORD`; `cargo login TOKEN` (also after a toolchain: `cargo +nightly login`); `dotnet nuget`'s
+ * API keys (`push -k`, `-sk`) and a source's password (`add source … -p`), spaced or after `=` or `:`
+ * as .NET's parser takes them; nuget.exe's `setapikey KEY`, in any case as Windows runs it. (RubyGems'
+ * `gem push --key` names a key of its credentials file: no secret.)
+ */
+const UPLOAD = /\b(?:twine|poetry|uv\s+publish)\b/g;
+const UPLOAD_P = /\s-p/g;
+const POETRY = /\bpoetry\b/g;
+const POETRY_TOKEN = /\spypi-token\.[^\s=]+/g;
+const POETRY_BASIC = /\shttp-basic\.[^\s=]+/g;
+const CARGO_LOGIN = /\bcargo(?:\s+\+\S+)?\s+login\b/g;
+/** cargo's options that take the next word (`--registry NAME`, `-Z FLAG`, `-C DIR`). */
+const CARGO_VALUE_FLAGS = /^(?:--(?:registry|color|config|index)|-[ZC])$/;
+const DOTNET_NUGET = /\bdotnet\s+nuget\b/g;
+const DOTNET_NUGET_KEY = /\s-(?:k|sk|p)(?=[\s=:])/g;
+const NUGET_SETAPIKEY = /\bnuget(?:\.exe)?\s+setapikey\b/gi;
+/** nuget.exe's options that take the next word. */
+const NUGET_VALUE_FLAGS = /^-(?:source|src|configfile|verbosity)$/i;
+/**
  * PowerShell's `ConvertTo-SecureString "v" -AsPlainText`: the string is its one positional argument,
  * or `-String`. PowerShell reads its names in any case, so the gate in `COMMAND_WORDS` does too.
  */
@@ -117,11 +138,12 @@ const SECURE_STRING = /\bConvertTo-SecureString\b/gi;
  * most text names none of them, and each check after it is a look-up instead of a search.
  */
 const COMMAND_WORDS =
-  /\b(?:mysql|mariadb|(?:redis|valkey|keydb)-cli|sshpass|vault|login|openssl|mongo|sqlcmd|bcp|osql|rabbitmqctl|[Aa][Uu][Tt][Hh]\b|stdin|chpasswd|htpasswd|ldap|zip|unzip|7z|mosquitto|useradd|usermod|smb|rpcclient|pass:|secrets?\s+(?:set|put|create|add|import|versions)|vercel|ssm|[Ss][Ee][Cc][Uu][Rr][Ee][Ss][Tt][Rr][Ii][Nn][Gg])/g;
+  /\b(?:mysql|mariadb|(?:redis|valkey|keydb)-cli|sshpass|vault|login|openssl|mongo|sqlcmd|bcp|osql|rabbitmqctl|[Aa][Uu][Tt][Hh]\b|stdin|chpasswd|htpasswd|ldap|zip|unzip|7z|mosquitto|useradd|usermod|smb|rpcclient|pass:|secrets?\s+(?:set|put|create|add|import|versions)|vercel|ssm|[Ss][Ee][Cc][Uu][Rr][Ee][Ss][Tt][Rr][Ii][Nn][Gg]|twine|poetry|publish|cargo|[Nn][Uu][Gg][Ee][Tt])/g;
 
 /** Command words looked up by one name whatever their case or fork (lower case → name). */
 const ALIASES = new Map([
   ["securestring", "securestring"],
+  ["nuget", "nuget"],
   ["auth", "AUTH"],
   ["valkey-cli", "redis-cli"],
   ["keydb-cli", "redis-cli"],
@@ -206,6 +228,26 @@ function secureStringArguments(s: string, i: number, add: (start: number, end: n
     w = end;
   }
   return stop;
+}
+
+/**
+ * The first positional argument of the command going on at `i` (`[start, end)`; start -1 when there
+ * is none, end where the search stopped): a word that starts with `-` is a flag, and the next word is
+ * the value of those `valueFlags` names (not when attached: `--registry=x`); `--` and a redirection
+ * end the arguments.
+ */
+function firstPositional(s: string, i: number, valueFlags: RegExp): [number, number] {
+  const stop = commandEnd(s, i);
+  let w = skipBlanks(s, i);
+  for (; w < stop; w = skipBlanks(s, w)) {
+    const end = wordEnd(s, w);
+    if (end <= w || isOperatorAt(s, w)) break;
+    if (s.charCodeAt(w) !== /* - */ 45) return isOneMark(s, w, end) ? [-1, end] : [w, end];
+    const flag = s.slice(w, end);
+    if (flag === "--") break;
+    w = valueFlags.test(flag) ? wordEnd(s, skipBlanks(s, end)) : end;
+  }
+  return [-1, w];
 }
 
 /**
@@ -523,6 +565,34 @@ function argvRule(s: string): string {
     while (HTPASSWD.test(s)) HTPASSWD.lastIndex = batchPassword(s, HTPASSWD.lastIndex, add);
   }
   attachedValuesAfter(LOGIN, LOGIN_P, named("login"));
+  attachedValuesAfter(UPLOAD, UPLOAD_P, named("twine", "poetry", "publish"));
+  flagValuesAfter(POETRY, POETRY_TOKEN, named("poetry"));
+  // `http-basic.NAME USER PASSWORD`: the password is the word after the user.
+  eachFlagOf(POETRY, POETRY_BASIC, named("poetry"), (j) => {
+    const user = skipBlanks(s, j);
+    if (user >= s.length || s.charCodeAt(user) === /* - */ 45 || isOperatorAt(s, user)) return j;
+    const end = wordEnd(s, user);
+    // The command may end in the user's word (`http-basic.NAME ci; echo ok`).
+    return commandEnd(s, user) < end ? end : valueAfter(end);
+  });
+  eachFlagOf(DOTNET_NUGET, DOTNET_NUGET_KEY, named("nuget"), (j) =>
+    valueAfter(s.charCodeAt(j) === /* : */ 58 ? j + 1 : j),
+  );
+  /** The first positional argument after each `command` (`cargo login TOKEN`, `nuget setapikey KEY`). */
+  const positionalAfter = (command: RegExp, valueFlags: RegExp, present: boolean): void => {
+    if (!present) return;
+    command.lastIndex = 0;
+    while (command.test(s)) {
+      // Blanks before an argument (`{"cmd":"cargo login"}` has none).
+      const c = s.charCodeAt(command.lastIndex);
+      if (c !== /* space */ 32 && c !== /* tab */ 9) continue;
+      const [start, end] = firstPositional(s, command.lastIndex, valueFlags);
+      if (start >= 0) addWord(s, start, end, add);
+      command.lastIndex = Math.max(command.lastIndex, end);
+    }
+  };
+  positionalAfter(CARGO_LOGIN, CARGO_VALUE_FLAGS, named("cargo"));
+  positionalAfter(NUGET_SETAPIKEY, NUGET_VALUE_FLAGS, named("nuget"));
   flagValuesAfter(GH_SECRET, GH_SECRET_BODY, named("secret"));
   flagValuesAfter(STORE_VALUE, STORE_VALUE_FLAG, named("secret", "ssm"));
   if (named("securestring")) {
@@ -563,8 +633,9 @@ export const argv: Rule = {
     ...["passwd", "-w"],
     // Secret stores fed through a pipe or a flag, and PowerShell's secure strings.
     ...["secret", "--value", "vercel", "securestring"],
-    // `cargo login`, which reads its token from stdin when none is given.
-    "cargo",
+    // `cargo login`, whose token is its argument or read from stdin; NuGet's API keys; Poetry's
+    // stored credentials.
+    ...["cargo", "nuget", "poetry"],
   ],
   apply: argvRule,
 };
