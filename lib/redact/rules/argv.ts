@@ -14,6 +14,7 @@ import {
   isQuote,
   pastQuote,
   structureClose,
+  wordAt,
   wordEnd,
 } from "../grammar.ts";
 import { M } from "../marks.ts";
@@ -21,6 +22,7 @@ import type { Rule } from "../rule.ts";
 import {
   type Found,
   firstMatch,
+  isLetter,
   isOneMark,
   isPlaceholder,
   isSpace,
@@ -129,6 +131,26 @@ const NUGET_SETAPIKEY = /\bnuget(?:\.exe)?\s+setapikey\b/gi;
 /** nuget.exe's options that take the next word. */
 const NUGET_VALUE_FLAGS = /^-(?:source|src|configfile|verbosity)$/i;
 /**
+ * curl's credentials besides `-u`: a client certificate's passphrase after its name (`-E cert.pem:v`,
+ * `--cert`, `--proxy-cert`), and a cookie given inline (`-b "name=v"`, `--cookie`; a word without
+ * `=` names a file of cookies). Short options cluster (`-sEcert.pem:v`, `-kb name=v`). Windows runs
+ * `CURL` and HTTPie's `HTTP` too: their names in any case.
+ */
+const CURL = /\bcurl\b/gi;
+/** A short option's cluster or a long option (after its first `-`). */
+const OPTION = /\s-/g;
+/** curl's short options that take a value (its option table): `-E`, `-b` and the others. */
+const CURL_VALUE_LETTERS = "EbKCcdDFPHhxQreXYytzTuAwmoU";
+/**
+ * HTTPie's (`http`, `https`) and xh's credentials: `-a user:password`, `--auth`, and a token whole
+ * where the command's auth type is bearer (`-A bearer -a v`).
+ */
+const HTTPIE = /\b(?:https?|httpie|xhs?)(?=[ \t])/gi;
+/** HTTPie's short options that take a value. */
+const HTTPIE_VALUE_LETTERS = "aApPos";
+/** Where `bearer` is next (an auth type), remembered. */
+const bearerAt = firstMatch(/bearer/g);
+/**
  * PowerShell's `ConvertTo-SecureString "v" -AsPlainText`: the string is its one positional argument,
  * or `-String`. PowerShell reads its names in any case, so the gate in `COMMAND_WORDS` does too.
  */
@@ -138,12 +160,18 @@ const SECURE_STRING = /\bConvertTo-SecureString\b/gi;
  * most text names none of them, and each check after it is a look-up instead of a search.
  */
 const COMMAND_WORDS =
-  /\b(?:mysql|mariadb|(?:redis|valkey|keydb)-cli|sshpass|vault|login|openssl|mongo|sqlcmd|bcp|osql|rabbitmqctl|[Aa][Uu][Tt][Hh]\b|stdin|chpasswd|htpasswd|ldap|zip|unzip|7z|mosquitto|useradd|usermod|smb|rpcclient|pass:|secrets?\s+(?:set|put|create|add|import|versions)|vercel|ssm|[Ss][Ee][Cc][Uu][Rr][Ee][Ss][Tt][Rr][Ii][Nn][Gg]|twine|poetry|publish|cargo|[Nn][Uu][Gg][Ee][Tt])/g;
+  /\b(?:mysql|mariadb|(?:redis|valkey|keydb)-cli|sshpass|vault|login|openssl|mongo|sqlcmd|bcp|osql|rabbitmqctl|[Aa][Uu][Tt][Hh]\b|stdin|chpasswd|htpasswd|ldap|zip|unzip|7z|mosquitto|useradd|usermod|smb|rpcclient|pass:|secrets?\s+(?:set|put|create|add|import|versions)|vercel|ssm|[Ss][Ee][Cc][Uu][Rr][Ee][Ss][Tt][Rr][Ii][Nn][Gg]|twine|poetry|publish|cargo|[Nn][Uu][Gg][Ee][Tt]|[Cc][Uu][Rr][Ll]|[Hh][Tt][Tt][Pp](?:[Ss](?=[ \t])|[Ii][Ee]|(?=[ \t]))|[Xx][Hh][Ss]?(?=[ \t]))/g;
 
 /** Command words looked up by one name whatever their case or fork (lower case → name). */
 const ALIASES = new Map([
   ["securestring", "securestring"],
   ["nuget", "nuget"],
+  ["curl", "curl"],
+  ["http", "http"],
+  ["https", "http"],
+  ["httpie", "http"],
+  ["xh", "http"],
+  ["xhs", "http"],
   ["auth", "AUTH"],
   ["valkey-cli", "redis-cli"],
   ["keydb-cli", "redis-cli"],
@@ -263,6 +291,55 @@ function isOperatorAt(s: string, i: number): boolean {
   while (k < i + 3 && s.charCodeAt(k) >= /* 0 */ 48 && s.charCodeAt(k) <= /* 9 */ 57) k++;
   const c = s.charCodeAt(k);
   return k === i ? isShellOperator(c) : c === /* < */ 60 || c === /* > */ 62;
+}
+
+/**
+ * In a cluster of short options whose letters start at `i` (`-sE v`, `-sEv`): the first letter that
+ * takes a value (`valueLetters`) and where its value starts (attached, or the next word), or null.
+ * Letters after it are its value (`-oE` writes to a file named `E`).
+ */
+function clusterValue(s: string, i: number, valueLetters: string): [letter: number, value: number] | null {
+  for (let k = i; k < s.length && !isSpace(s.charCodeAt(k)); k++) {
+    if (!valueLetters.includes(s[k]!)) continue;
+    const v = k + 1 < s.length && !isSpace(s.charCodeAt(k + 1)) ? k + 1 : skipBlanks(s, k + 1);
+    return [s.charCodeAt(k), v];
+  }
+  return null;
+}
+
+/** What a word `[a, b)` holds inside its quotes (`"…"`, `'…'`, `$'…'`, `\"…\"`), or itself. */
+function wordContent(s: string, a: number, b: number): [number, number] {
+  let from = s.charCodeAt(a) === /* $ */ 36 && s.charCodeAt(a + 1) === /* ' */ 39 ? a + 1 : a;
+  while (s.charCodeAt(from) === /* backslash */ 92) from++;
+  const q = s.charCodeAt(from);
+  if (!isQuote(q) || from >= b - 1) return [a, b];
+  let to = b;
+  if (s.charCodeAt(to - 1) === q) {
+    to--;
+    while (to > from + 1 && s.charCodeAt(to - 1) === /* backslash */ 92) to--;
+  }
+  return [from + 1, to];
+}
+
+/** Where `c` is first in `[a, b)`, or -1. */
+function indexIn(s: string, c: number, a: number, b: number): number {
+  for (let k = a; k < b; k++) if (s.charCodeAt(k) === c) return k;
+  return -1;
+}
+
+/**
+ * The passphrase in curl's certificate argument `[a, b)` (`cert.pem:v`): after the first colon that
+ * is not a Windows drive's (`C:\\c.pem:v`); none in a PKCS#11 URI. (curl takes `\\:` as a colon of
+ * the name, but a shell may have taken the backslash: that colon is read as the separator.)
+ */
+function certPassphrase(s: string, a: number, b: number): number {
+  if (wordAt(s, a, "pkcs11:")) return -1;
+  const drive =
+    isLetter(s.charCodeAt(a)) &&
+    s.charCodeAt(a + 1) === /* : */ 58 &&
+    (s.charCodeAt(a + 2) === /* backslash */ 92 || s.charCodeAt(a + 2) === /* slash */ 47);
+  const colon = indexIn(s, /* : */ 58, drive ? a + 2 : a, b);
+  return colon >= 0 && colon + 1 < b ? colon + 1 : -1;
 }
 
 /** Masks the word `[a, b)`: a quoted one inside its quotes, one that goes on past them (`'ab'cd`) whole. */
@@ -455,7 +532,8 @@ function argvRule(s: string): string {
   /**
    * Wherever `command` appears (every time: `docker login … && docker login …`), each `flag` up to
    * the end of that command (`;`, `&`, `|`, a line break: `docker login ok; mkdir -p /x` keeps `/x`)
-   * is handed to `value` with the index past it, which returns where to go on. `present`: whether a
+   * is handed to `value` with the index past it (and where the command starts), which returns where
+   * to go on. `present`: whether a
    * word the command holds is in the text (`named`), looked up first. A flag search that ran past a
    * command answers for the commands before where it stopped, so a line of commands without flags
    * is searched once.
@@ -464,13 +542,13 @@ function argvRule(s: string): string {
     command: RegExp,
     flag: RegExp,
     present: boolean,
-    value: (j: number) => number,
+    value: (j: number, command: number) => number,
   ): void => {
     if (!present) return;
     let flagEnd = -1;
     command.lastIndex = 0;
     for (let at = command.exec(s); at !== null; at = command.exec(s)) {
-      const stop = commandEnd(s, at.index);
+      let stop = commandEnd(s, at.index);
       command.lastIndex = Math.max(command.lastIndex, stop);
       // A flag cannot straddle a command's end: one found past `stop` starts past it.
       if (flagEnd > stop) continue;
@@ -481,13 +559,18 @@ function argvRule(s: string): string {
           flagEnd = flag.lastIndex;
           break;
         }
-        flag.lastIndex = value(flag.lastIndex);
+        flag.lastIndex = value(flag.lastIndex, at.index);
+        // A value read past the command's end holds it (`-u "a;b" -E …`): the command goes on.
+        if (flag.lastIndex > stop) {
+          stop = commandEnd(s, flag.lastIndex);
+          command.lastIndex = Math.max(command.lastIndex, stop);
+        }
       }
     }
   };
   /** The value of each `flag` after `command` is a secret (`redis-cli -a`, `sshpass -p`). */
   const flagValuesAfter = (command: RegExp, flag: RegExp, present: boolean): void =>
-    eachFlagOf(command, flag, present, valueAfter);
+    eachFlagOf(command, flag, present, (j) => valueAfter(j));
   /** `flagValuesAfter` for a flag whose value may also be attached (`-wv`, `-pv`, `-Uuser%v`). */
   const attachedValuesAfter = (command: RegExp, flag: RegExp, present: boolean): void =>
     eachFlagOf(command, flag, present, (j) => {
@@ -593,6 +676,70 @@ function argvRule(s: string): string {
   };
   positionalAfter(CARGO_LOGIN, CARGO_VALUE_FLAGS, named("cargo"));
   positionalAfter(NUGET_SETAPIKEY, NUGET_VALUE_FLAGS, named("nuget"));
+  /**
+   * After an option's first `-` at `j`: the option whose value `judge` reads (a short one of
+   * `letters`, or the long one `judge` is asked about by name), judged from its value's word.
+   */
+  const optionValue = (
+    j: number,
+    valueLetters: string,
+    judge: (option: number, a: number, b: number) => void,
+    longOption: (k: number, end: number) => number,
+  ): number => {
+    let option: number;
+    let v: number;
+    if (s.charCodeAt(j) === /* - */ 45) {
+      let k = j + 1;
+      while (k < s.length && (isLetter(s.charCodeAt(k)) || s.charCodeAt(k) === /* - */ 45)) k++;
+      option = longOption(j + 1, k);
+      if (option === 0) return k;
+      v = s.charCodeAt(k) === /* = */ 61 ? k + 1 : skipBlanks(s, k);
+    } else {
+      const found = clusterValue(s, j, valueLetters);
+      if (found === null) return j;
+      [option, v] = found;
+    }
+    if (v >= s.length || s.charCodeAt(v) === /* - */ 45 || isOperatorAt(s, v)) return v;
+    const end = wordEnd(s, v);
+    if (!isOneMark(s, v, end)) {
+      const [a, b] = wordContent(s, v, end);
+      judge(option, a, b);
+    }
+    return end;
+  };
+  /** Whether a long option's name `[k, end)` is `name`. */
+  const isLong = (k: number, end: number, name: string): boolean =>
+    end - k === name.length && s.startsWith(name, k);
+  eachFlagOf(CURL, OPTION, named("curl"), (j) =>
+    optionValue(
+      j,
+      CURL_VALUE_LETTERS,
+      (option, a, b) => {
+        if (option === /* E */ 69) {
+          const passphrase = certPassphrase(s, a, b);
+          if (passphrase >= 0) add(passphrase, b);
+        } else if (option === /* b */ 98 && indexIn(s, /* = */ 61, a, b) >= 0) {
+          add(a, b);
+        }
+      },
+      (k, end) =>
+        isLong(k, end, "cert") || isLong(k, end, "proxy-cert") ? 69 : isLong(k, end, "cookie") ? 98 : 0,
+    ),
+  );
+  eachFlagOf(HTTPIE, OPTION, named("http"), (j, command) =>
+    optionValue(
+      j,
+      HTTPIE_VALUE_LETTERS,
+      (option, a, b) => {
+        if (option !== /* a */ 97 || b <= a) return;
+        // `user:password`; a token has no colon, where the command's auth type is bearer (before the
+        // token or after it: the command goes on past its value, whatever the value holds).
+        const bearer = bearerAt(s, command);
+        if (indexIn(s, /* : */ 58, a, b) >= 0 || (bearer >= 0 && bearer < commandEnd(s, b))) add(a, b);
+      },
+      (k, end) => (isLong(k, end, "auth") ? 97 : 0),
+    ),
+  );
   flagValuesAfter(GH_SECRET, GH_SECRET_BODY, named("secret"));
   flagValuesAfter(STORE_VALUE, STORE_VALUE_FLAG, named("secret", "ssm"));
   if (named("securestring")) {
@@ -634,8 +781,8 @@ export const argv: Rule = {
     // Secret stores fed through a pipe or a flag, and PowerShell's secure strings.
     ...["secret", "--value", "vercel", "securestring"],
     // `cargo login`, whose token is its argument or read from stdin; NuGet's API keys; Poetry's
-    // stored credentials.
-    ...["cargo", "nuget", "poetry"],
+    // stored credentials; curl's certificate passphrases and cookies.
+    ...["cargo", "nuget", "poetry", "curl"],
   ],
   apply: argvRule,
 };

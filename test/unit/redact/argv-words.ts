@@ -34,17 +34,22 @@ const joined = (joins: string[]) =>
     canaries: parts.map(([seg]) => seg),
   }));
 
-/** A secret of one to three segments as one shell word, bare or quoted any way (`"…"`, `'…'`, `$'…'`). */
-export const secretWord: fc.Arbitrary<Word> = fc
-  .integer({ min: 0, max: QUOTINGS.length - 1 })
-  .chain((how) => {
+/**
+ * A secret of one to three segments as one shell word, bare or quoted any way (`"…"`, `'…'`, `$'…'`),
+ * after one of `prefixes` inside the same word (`cert.pem:`, `session=`; one holding a blank or `;`
+ * only where quoted).
+ */
+export const secretWordAfter = (prefixes: string[]): fc.Arbitrary<Word> =>
+  fc.integer({ min: 0, max: QUOTINGS.length - 1 }).chain((how) => {
     const [joins, wrap] = QUOTINGS[how]!;
-    return joined(joins).map(({ body, canaries }) => ({ text: wrap(body), canaries }));
+    const fit = prefixes.filter((p) => how !== 0 || !/[\s;]/.test(p));
+    return fc
+      .tuple(fc.constantFrom(...fit), joined(joins))
+      .map(([prefix, { body, canaries }]) => ({ text: wrap(prefix + body), canaries }));
   });
 
-/** The characters a secret's body may hold in a quoting: bare, or inside `"…"`. */
-export const secretBody = (quoted: boolean): fc.Arbitrary<{ body: string; canaries: string[] }> =>
-  joined(quoted ? DOUBLE_JOINS : BARE_JOINS);
+/** A secret of one to three segments as one shell word, bare or quoted any way (`"…"`, `'…'`, `$'…'`). */
+export const secretWord: fc.Arbitrary<Word> = secretWordAfter([""]);
 
 /** Blanks between words: a space, several, a tab. */
 export const blank = fc.constantFrom(" ", " ", "  ", "\t", " \t");
