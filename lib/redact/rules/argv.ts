@@ -1,7 +1,8 @@
 /**
- * `argv`: command-line secrets (`--password v`, `-u user:pass`, `curl -U`, `mysql -pSECRET`,
- * `redis-cli -a`, `sshpass -p`, `vault login TOKEN`, `docker login -p`, `openssl -k`,
- * `-passin pass:…`, `ldapsearch -w`, `htpasswd -b`, what is echoed into `chpasswd`…), the values
+ * `argv`: command-line secrets (`--password v`, `-u user:pass`, `curl -U`, `curl -E cert:pass`,
+ * `http -a`, `mysql -pSECRET`, `redis-cli -a`, `sshpass -p`, `vault login TOKEN`, `docker login -p`,
+ * `twine upload -p`, `cargo login TOKEN`, `openssl -k`, `-passin pass:…`, `ldapsearch -w`,
+ * `htpasswd -b`, what is echoed or redirected into `--password-stdin` or `chpasswd`…), the values
  * given to secret stores (`gh secret set --body`, `az keyvault secret set --value`, what is piped
  * into `docker secret create`…) and to PowerShell's `ConvertTo-SecureString`, while ordinary flags
  * survive (`mkdir -p`, `sort -u`).
@@ -502,7 +503,7 @@ function argvRule(s: string): string {
   while (USER_FLAGS.test(s)) {
     let v = USER_FLAGS.lastIndex;
     v = s.charCodeAt(v) === /* = */ 61 ? v + 1 : skipBlanks(s, v);
-    // A redirection is no value (`sort -u <<<a:b`).
+    // A redirection or a command's end is no value (`sort -u <<<a:b`).
     if (isOperatorAt(s, v)) continue;
     const end = wordEnd(s, v);
     // `user:password`: a colon inside the word (not searched past it: `-u a -u a …` has none).
@@ -533,10 +534,9 @@ function argvRule(s: string): string {
    * Wherever `command` appears (every time: `docker login … && docker login …`), each `flag` up to
    * the end of that command (`;`, `&`, `|`, a line break: `docker login ok; mkdir -p /x` keeps `/x`)
    * is handed to `value` with the index past it (and where the command starts), which returns where
-   * to go on. `present`: whether a
-   * word the command holds is in the text (`named`), looked up first. A flag search that ran past a
-   * command answers for the commands before where it stopped, so a line of commands without flags
-   * is searched once.
+   * to go on. `present`: whether a word the command holds is in the text (`named`), looked up first.
+   * A flag search that ran past a command answers for the commands before where it stopped, so a
+   * line of commands without flags is searched once.
    */
   const eachFlagOf = (
     command: RegExp,
@@ -677,8 +677,9 @@ function argvRule(s: string): string {
   positionalAfter(CARGO_LOGIN, CARGO_VALUE_FLAGS, named("cargo"));
   positionalAfter(NUGET_SETAPIKEY, NUGET_VALUE_FLAGS, named("nuget"));
   /**
-   * After an option's first `-` at `j`: the option whose value `judge` reads (a short one of
-   * `letters`, or the long one `judge` is asked about by name), judged from its value's word.
+   * After an option's first `-` at `j`: the option that takes a value (in a cluster the first of
+   * `valueLetters`, or the long one `longOption` codes by its name, 0 for another) and what its
+   * value's word holds inside its quotes, handed to `judge`. Returns where to go on.
    */
   const optionValue = (
     j: number,
