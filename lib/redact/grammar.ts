@@ -560,6 +560,23 @@ export function wordEnd(s: string, i: number): number {
   }
 }
 
+/**
+ * Whether a shell operator starts at `i`: a redirection, a pipe or the end of a command (`<`,
+ * `<<<`, `<(`, `>`, `|`, `&&`, `;`; `&` but not an HTML reference's, `&quot;`), or a redirection of a
+ * numbered descriptor (`2>&1`, `0<in`). Never a flag's value.
+ */
+export function isOperatorAt(s: string, i: number): boolean {
+  let k = i;
+  while (k < i + 3 && s.charCodeAt(k) >= /* 0 */ 48 && s.charCodeAt(k) <= /* 9 */ 57) k++;
+  const c = s.charCodeAt(k);
+  if (k > i) return c === /* < */ 60 || c === /* > */ 62;
+  if (c === /* & */ 38) {
+    const d = s.charCodeAt(i + 1);
+    return !isAlnum(d) && d !== /* # */ 35;
+  }
+  return c === /* < */ 60 || c === /* > */ 62 || c === /* | */ 124 || c === /* ; */ 59;
+}
+
 /** What closes a structure around a value: a word stops at it after a closing quote. */
 const STRUCTURE = new Uint8Array(128);
 for (const c of ",;&|)]}<>") STRUCTURE[c.charCodeAt(0)] = 1;
@@ -676,7 +693,8 @@ export function valueAfterKey(
       if (isAttributeValue(s, ks)) return elementText(s, j, secret, ks, ke);
     }
     // A flag and its value: `--db-pass v` (a following flag is not a value).
-    if (flag && j > closed && c !== /* - */ 45) return judgedValueAt(s, j, ending, secret, ks, ke);
+    if (flag && j > closed && c !== /* - */ 45 && !isOperatorAt(s, j))
+      return judgedValueAt(s, j, ending, secret, ks, ke);
   }
   // An unquoted name/value pair, as Go, YAML's flow style and Java print a Kubernetes EnvVar:
   // `{Name:DB_PASSWORD Value:v}`, `&EnvVar{Name:DB_PASSWORD,Value:v,}`, `{name: DB_PASSWORD,

@@ -12,6 +12,7 @@ import {
   assignmentEnd,
   closingQuote,
   commandEnd,
+  isOperatorAt,
   isQuote,
   pastQuote,
   structureClose,
@@ -277,21 +278,6 @@ function firstPositional(s: string, i: number, valueFlags: RegExp): [number, num
     w = valueFlags.test(flag) ? wordEnd(s, skipBlanks(s, end)) : end;
   }
   return [-1, w];
-}
-
-/**
- * Whether `c` starts a redirection, a pipe or the end of a command (`<`, `<<<`, `<(`, `>`, `|`, `&&`,
- * `;`): never a flag's value.
- */
-const isShellOperator = (c: number): boolean =>
-  c === /* < */ 60 || c === /* > */ 62 || c === /* | */ 124 || c === /* & */ 38 || c === /* ; */ 59;
-
-/** `isShellOperator` at `i`, or a redirection of a numbered descriptor (`2>&1`, `0<in`). */
-function isOperatorAt(s: string, i: number): boolean {
-  let k = i;
-  while (k < i + 3 && s.charCodeAt(k) >= /* 0 */ 48 && s.charCodeAt(k) <= /* 9 */ 57) k++;
-  const c = s.charCodeAt(k);
-  return k === i ? isShellOperator(c) : c === /* < */ 60 || c === /* > */ 62;
 }
 
 /**

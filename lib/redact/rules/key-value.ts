@@ -7,6 +7,7 @@
 import {
   isClosing,
   isEscapedLtAt,
+  isOperatorAt,
   isQuote,
   pastQuote,
   quoteWordLength,
@@ -381,7 +382,7 @@ function keyValueRule(s: string): string {
         if (account > 0) {
           const eq = skipBlanks(s, wordEnd(s, account));
           if (s.charCodeAt(eq) === /* = */ 61) value = valueAt(s, skipBlanks(s, eq + 1));
-        } else if (s.charCodeAt(v) !== /* - */ 45) value = valueAt(s, v);
+        } else if (s.charCodeAt(v) !== /* - */ 45 && !isOperatorAt(s, v)) value = valueAt(s, v);
       }
     }
     if (value === null || value.end <= value.start) continue;

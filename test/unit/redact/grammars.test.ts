@@ -12,6 +12,7 @@ import {
   anyShape,
   commandShape,
   identityShape,
+  keyName,
   keyValueShape,
   keyValueShapeOf,
   leaks,
@@ -98,6 +99,31 @@ describe("§3a grammars (generated)", () => {
   ] as Array<[string, string[]]>)("a key after an escape: %s", (line, secrets) => {
     const out = redactText(line);
     for (const secret of secrets) expect(out, `${line} → ${out}`).not.toContain(secret);
+  });
+
+  it("a shell operator after a secret-named flag or a set command's key is never its value", () => {
+    // `--db-pass < file`, `gh secret set API_TOKEN < file`: the operator and what follows stay.
+    const op = fc.constantFrom("<", "<<<", ">", ">>", "2>", "2>&1", "&>", "|", "||", "&&", "&", ";", "0<");
+    const line = fc
+      .tuple(
+        keyName,
+        op,
+        fc.constantFrom(" ", "\t"),
+        fc.constantFrom("token.txt", "/dev/null", "next", "cat f"),
+        fc.boolean(),
+      )
+      .map(([k, o, blank, target, set]) =>
+        // (A here-string into a secret store is the secret: the argv rule masks it.)
+        set && o !== "<<<"
+          ? `gh secret set ${k.replace(/[.-]/g, "_")}${blank}${o} ${target}`
+          : `app --${k.replace(/[._]/g, "-")}${blank}${o} ${target}`,
+      );
+    fc.assert(
+      fc.property(line, (text) => {
+        expect(redactText(text)).toBe(text);
+      }),
+      { numRuns: 400 },
+    );
   });
 
   it("two secrets of any grammars on two lines of one text (an Event message), each masked", () => {
