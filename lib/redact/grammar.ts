@@ -196,40 +196,14 @@ export function valueAt(s: string, i: number, ending: Ending = "word"): ValueSpa
       close = indexOfWord(s, w, start);
     }
   }
-  if (start < 0 && k === 0) {
-    const noted = notedValue(s, i, c, ending);
-    if (noted !== undefined) return noted;
-    if ((c | 0x20) === /* e */ 101 && s.charCodeAt(i + 1) === /* ' */ 39) {
-      // PostgreSQL's string with escapes, `E'it\'s'`: a quote after a backslash, at any escaping
-      // depth, is inside it.
-      const close = unescapedQuote(s, i + 2);
-      return { start: i + 2, end: close >= 0 ? close : lineEnd(s, i), quoted: true };
-    }
-    if (c === /* $ */ 36) {
-      const close = dollarQuoteClose(s, i);
-      if (close >= 0) return { start: s.indexOf("$", i + 1) + 1, end: close, quoted: true };
-    }
-  }
-  // ODBC's braces quote a field's value, `;` included (`Pwd={a;b}`); `}}` is a `}` inside.
-  if (start < 0 && k === 0 && ending === "field" && c === /* { */ 123) {
-    const close = bracedFieldClose(s, i + 1);
-    return { start: i + 1, end: close >= 0 ? close : lineEnd(s, i), quoted: true };
+  if (start < 0 && k === 0 && OTHER_OPENINGS[c] === 1) {
+    const other = otherValueAt(s, i, c, ending);
+    if (other !== undefined) return other;
   }
   // A list, an object or a tuple (`["a", "b"]`, `{"password": "v"}`, `("a" "b")`) is one value,
   // masked whole inside its brackets: each item of a secret's list is a secret, and a key inside
   // it no safer. (The brackets stay, so the masked text reads as the same value again.)
-  if (start < 0 && k === 0 && ending === "word" && isOpening(c)) {
-    let close = structureClose(s, i);
-    // A doubled `}` with more value after it is ODBC's escaped brace (`Pwd={a}}b}` as a first field).
-    if (
-      c === /* { */ 123 &&
-      close >= 0 &&
-      s.charCodeAt(close + 1) === /* } */ 125 &&
-      wordGoesOn(s, close + 2)
-    )
-      close = bracedFieldClose(s, close + 2);
-    return { start: i + 1, end: close >= 0 ? close : lineEnd(s, i), quoted: true };
-  }
+  if (start < 0 && k === 0 && ending === "word" && isOpening(c)) return structureValue(s, i, c);
   if (start < 0) {
     // Unquoted, a value is a shell word: quoted segments and escaped spaces belong to it.
     const end =
@@ -244,6 +218,45 @@ export function valueAt(s: string, i: number, ending: Ending = "word"): ValueSpa
   const after = pastQuote(s, close);
   if (wordGoesOn(s, after)) return { start: i, end: wordEnd(s, after), quoted: true };
   return close === start ? null : { start, end: close, quoted: true };
+}
+
+/** The value inside the brackets of a structure opened at `i` (`c`: its bracket), to its close or its line's end. */
+function structureValue(s: string, i: number, c: number): ValueSpan {
+  let close = structureClose(s, i);
+  // A doubled `}` with more value after it is ODBC's escaped brace (`Pwd={a}}b}` as a first field).
+  if (c === /* { */ 123 && close >= 0 && s.charCodeAt(close + 1) === /* } */ 125 && wordGoesOn(s, close + 2))
+    close = bracedFieldClose(s, close + 2);
+  return { start: i + 1, end: close >= 0 ? close : lineEnd(s, i), quoted: true };
+}
+
+/** The first characters of the values `otherValueAt` reads: `(`, `s`, `e`, `E`, `$`, `{`. */
+const OTHER_OPENINGS = new Uint8Array(128);
+for (const c of "(seE${") OTHER_OPENINGS[c.charCodeAt(0)] = 1;
+
+/**
+ * A value at `i` (`c`: the code there) in a form besides quotes, structures and words: after a
+ * dumper's type note, a PostgreSQL string constant (`E'…'`, `$$…$$`), an ODBC field's braces;
+ * undefined when there is none.
+ */
+function otherValueAt(s: string, i: number, c: number, ending: Ending): ValueSpan | null | undefined {
+  const noted = notedValue(s, i, c, ending);
+  if (noted !== undefined) return noted;
+  if ((c | 0x20) === /* e */ 101 && s.charCodeAt(i + 1) === /* ' */ 39) {
+    // PostgreSQL's string with escapes, `E'it\'s'`: a quote after a backslash, at any escaping
+    // depth, is inside it.
+    const close = unescapedQuote(s, i + 2);
+    return { start: i + 2, end: close >= 0 ? close : lineEnd(s, i), quoted: true };
+  }
+  if (c === /* $ */ 36) {
+    const close = dollarQuoteClose(s, i);
+    if (close >= 0) return { start: s.indexOf("$", i + 1) + 1, end: close, quoted: true };
+  }
+  // ODBC's braces quote a field's value, `;` included (`Pwd={a;b}`); `}}` is a `}` inside.
+  if (ending === "field" && c === /* { */ 123) {
+    const close = bracedFieldClose(s, i + 1);
+    return { start: i + 1, end: close >= 0 ? close : lineEnd(s, i), quoted: true };
+  }
+  return undefined;
 }
 
 /** Where a URL parameter's unquoted value ends: whitespace, `&`, `;` or `#`. */
@@ -620,41 +633,74 @@ export function valueAfterKey(
   flag: boolean,
   secret?: KeyJudge,
 ): ValueSpan | null {
+  const ending = endingAfter(s, ks);
+  const closed = keyCloseEnd(s, ks, ke);
+  const j = skipBlanks(s, closed);
+  const sep = separatorEnd(s, j);
+  if (sep >= 0) return separatedValue(s, ks, ke, closed, j, sep, ending, secret);
+  return unseparatedValue(s, ks, ke, flag, closed, j, ending, secret);
+}
+
+/** How the value of the key at `ks` ends, by what comes before the key (see `valueAfterKey`). */
+function endingAfter(s: string, ks: number): Ending {
   let before = s.charCodeAt(ks - 1);
   if (before === /* ; */ 59) {
     // A key quoted as HTML writes it (`&quot;password&quot;`): that `;` is the entity's.
     const quote = quoteBefore(s, ks);
     if (quote >= 0) before = s.charCodeAt(quote - 1);
   }
-  const ending: Ending =
-    before === /* ; */ 59
-      ? "field"
-      : before === /* ? */ 63 || before === /* & */ 38 || before === /* # */ 35
-        ? "parameter"
-        : "word";
-  const closed = visibilityEnd(s, ks, skipKeyClose(s, ke));
-  let j = skipBlanks(s, closed);
-  const sep = separatorEnd(s, j);
-  if (sep >= 0) {
-    const assigned = closed === ke && sep === ke + 1 && s.charCodeAt(ke) === /* = */ 61;
-    const colon = sep === j + 1 && s.charCodeAt(j) === /* : */ 58;
-    j = skipBlanks(s, sep);
-    const properties = ending === "word" ? nodePropertiesEnd(s, j) : j;
-    let value = judgedValueAt(s, properties, ending, secret, ks, ke);
-    if (value !== null && properties > j) value.properties = { start: j, end: blankBefore(s, properties) };
-    else if (value !== null && colon && ending === "word") value = declaredValue(s, value) ?? value;
-    // `-e "PGPASSWORD=a b"`: an assignment that opens a quoted string is valued to its close.
-    // (A value already masked whole, one marker, stays as it is: redacting again changes nothing.)
-    if (
-      assigned &&
-      value !== null &&
-      !value.quoted &&
-      ending === "word" &&
-      !isOneMark(s, value.start, value.end)
-    )
-      value.end = assignmentEnd(s, ks, value.start, value.end);
-    return value;
-  }
+  if (before === /* ; */ 59) return "field";
+  return before === /* ? */ 63 || before === /* & */ 38 || before === /* # */ 35 ? "parameter" : "word";
+}
+
+/** Index past what closes the key from `ks` to `ke`: its decorations, and a PHP property's visibility. */
+function keyCloseEnd(s: string, ks: number, ke: number): number {
+  const close = skipKeyClose(s, ke);
+  return s.charCodeAt(close) === /* : */ 58 && mayOpenProperty(s, ks) ? visibilityEnd(s, ks, close) : close;
+}
+
+/** `valueAfterKey`'s value after the separator that runs from `j` to `sep`. */
+function separatedValue(
+  s: string,
+  ks: number,
+  ke: number,
+  closed: number,
+  j: number,
+  sep: number,
+  ending: Ending,
+  secret: KeyJudge | undefined,
+): ValueSpan | null {
+  const assigned = closed === ke && sep === ke + 1 && s.charCodeAt(ke) === /* = */ 61;
+  const colon = sep === j + 1 && s.charCodeAt(j) === /* : */ 58;
+  const v = skipBlanks(s, sep);
+  const properties = ending === "word" ? nodePropertiesEnd(s, v) : v;
+  let value = judgedValueAt(s, properties, ending, secret, ks, ke);
+  if (value !== null && properties > v) value.properties = { start: v, end: blankBefore(s, properties) };
+  else if (colon && value !== null && !value.quoted && ending === "word") value = declaredValue(s, value);
+  // `-e "PGPASSWORD=a b"`: an assignment that opens a quoted string is valued to its close.
+  // (A value already masked whole, one marker, stays as it is: redacting again changes nothing.)
+  if (
+    assigned &&
+    value !== null &&
+    !value.quoted &&
+    ending === "word" &&
+    !isOneMark(s, value.start, value.end)
+  )
+    value.end = assignmentEnd(s, ks, value.start, value.end);
+  return value;
+}
+
+/** `valueAfterKey`'s value where no separator follows the key (closed at `closed`, blanks to `j`). */
+function unseparatedValue(
+  s: string,
+  ks: number,
+  ke: number,
+  flag: boolean,
+  closed: number,
+  j: number,
+  ending: Ending,
+  secret: KeyJudge | undefined,
+): ValueSpan | null {
   // XML/HTML element: `<password>v</password>`, `<password type="x">v<`, its name in a namespace
   // or not (`<wsse:Password>`, `&lt;ns2:password&gt;`).
   const tag = namespaceStart(s, ks);
@@ -777,14 +823,11 @@ const isAnchorChar = (c: number) => c !== /* ; */ 59 && c !== /* & */ 38;
 
 /**
  * Index past the visibility PHP's dumps write inside a property's brackets, after its name and
- * quote at `i` (`["password":protected]`, `["password":"App\\User":private]` from `var_dump`,
+ * quote at the `:` at `i` (`["password":protected]`, `["password":"App\\User":private]` from `var_dump`,
  * `[password:App\\User:private]` from `print_r`); `i` itself when there is none.
  */
 function visibilityEnd(s: string, ks: number, i: number): number {
-  if (s.charCodeAt(i) !== /* : */ 58) return i;
-  // The bracket before the key, or before its opening quote in any form (`"`, `\u0022`, `%22`, `&quot;`).
-  const b = s.charCodeAt(ks - 1);
-  if (b !== /* [ */ 91 && !isQuote(b) && b !== /* 2 */ 50 && b !== /* 7 */ 55 && b !== /* ; */ 59) return i;
+  // The bracket before the key, or before its opening quote in any form (`"`, `\\u0022`, `%22`, `&quot;`).
   const quote = quoteBefore(s, ks);
   if (s.charCodeAt((quote < 0 ? ks : quote) - 1) !== /* [ */ 91) return i;
   let e = i + 1;
@@ -801,18 +844,18 @@ function visibilityEnd(s: string, ks: number, i: number): number {
 /**
  * The value of a declaration whose type annotation was read as the value after `:` (`password: str
  * = "v"`, Kotlin's `val password: String = "v"`, Rust's `let password: &str = "v"`): the value after
- * `=`, with the annotation as its properties (masked too: it may be the secret itself); null when no
- * `=` follows.
+ * `=`, with the annotation as its properties (masked too: it may be the secret itself); the
+ * annotation itself when no `=` (not `==` or `=>`) and value follow.
  */
-function declaredValue(s: string, annotation: ValueSpan): ValueSpan | null {
-  if (annotation.quoted) return null;
+function declaredValue(s: string, annotation: ValueSpan): ValueSpan {
   const eq = skipBlanks(s, annotation.end);
-  if (eq === annotation.end || s.charCodeAt(eq) !== /* = */ 61) return null;
+  if (eq === annotation.end || s.charCodeAt(eq) !== /* = */ 61) return annotation;
   const d = s.charCodeAt(eq + 1);
-  if (d === /* = */ 61 || d === /* > */ 62) return null;
+  if (d === /* = */ 61 || d === /* > */ 62) return annotation;
   const v = skipBlanks(s, eq + 1);
   const value = v > eq + 1 ? valueAt(s, v) : null;
-  if (value !== null) value.properties = { start: annotation.start, end: annotation.end };
+  if (value === null) return annotation;
+  value.properties = { start: annotation.start, end: annotation.end };
   return value;
 }
 
@@ -825,6 +868,21 @@ function isSqlStringAt(s: string, i: number, c: number): boolean {
   const l = c | 0x20;
   if (l === /* e */ 101) return s.charCodeAt(i + 1) === /* ' */ 39;
   return l === /* u */ 117 && s.charCodeAt(i + 1) === /* & */ 38 && s.charCodeAt(i + 2) === /* ' */ 39;
+}
+
+/**
+ * Whether a PHP property's brackets may open before the key at `ks`: right before it, before its
+ * quote (`["password"`), or before a quote escaped or encoded (`[\\"password`, `[\\u0022password`,
+ * `[&quot;password`), which `visibilityEnd` reads closer. A JSON key's quote after `{` or `,` is none.
+ */
+function mayOpenProperty(s: string, ks: number): boolean {
+  const b = s.charCodeAt(ks - 1);
+  if (b === /* [ */ 91) return true;
+  if (isQuote(b)) {
+    const p = s.charCodeAt(ks - 2);
+    return p === /* [ */ 91 || p === /* backslash */ 92;
+  }
+  return b === /* 2 */ 50 || b === /* 7 */ 55 || b === /* ; */ 59;
 }
 
 /** The end of the non-blank text before the blanks that end at `i`. */

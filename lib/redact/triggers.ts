@@ -13,7 +13,8 @@
  *    start where the pass flagged its group), then, past STICKY_TESTS such places or past the
  *    places the pass recorded, over the rest of the text.
  * Provider prefixes are told apart by the class of their first pair (prefixes sharing a first pair
- * share a class; classes are dealt round-robin to the bits left over by the groups), and a class
+ * share a class, as do all that open with a digit; classes are dealt round-robin to the bits left
+ * over by the groups), and a class
  * the pass flagged is confirmed the same way by its whole prefixes, exact case: their first three
  * characters are common in log text (`api`, `dis`, `git`), the prefixes themselves are not.
  *
@@ -100,10 +101,14 @@ export function compileTriggers(rules: readonly Rule[]): Triggers {
     for (const p of rule.prefixes ?? []) {
       const [a, b, c] = [p.charCodeAt(0) & 127, p.charCodeAt(1) & 127, p.charCodeAt(2) & 127];
       const first = (a << 7) | b;
-      let cls = classOf.get(first);
+      // Prefixes that open with a digit (a lead's last: Telegram's `7:A`, Azure AD's `8Q~`) share
+      // one class: dealt one per pair, they would put a digit in every class's confirming
+      // alternation, and digits are everywhere.
+      const key = a >= /* 0 */ 48 && a <= /* 9 */ 57 ? -1 : first;
+      let cls = classOf.get(key);
       if (cls === undefined) {
         cls = classOf.size % classBits;
-        classOf.set(first, cls);
+        classOf.set(key, cls);
       }
       const bit = 1 << (groups.length + cls);
       classFlags[cls]! |= 1 << k;

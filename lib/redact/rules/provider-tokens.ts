@@ -331,16 +331,17 @@ for (const p of [...PROVIDERS].sort((a, b) => b.prefix.length - a.prefix.length)
  * `codes`: the text's codes, ending in a zero code, which no prefix holds.
  */
 function providerIn(codes: Uint8Array, i: number, id: number, at: number[]): Provider | undefined {
-  // An escape sequence ends at a boundary, though it ends in a letter or digit (a JSON string's
-  // `\n` before a token on the next line of a message).
-  const before = i > 0 && !escapeEndsAt(codes, i) ? codes[i - 1]! : /* space */ 32;
-  const afterLetter = isLetter(before);
+  /** The code before the prefix; read once a prefix is there (most pairs begin none). */
+  let before = -1;
   for (const { provider, prefix } of LISTS[id]!) {
     const { lead } = provider;
-    if (afterLetter && lead === undefined) continue;
     let k = 2;
     while (k < prefix.length && codes[i + k] === prefix[k]) k++;
     if (k < prefix.length) continue;
+    // An escape sequence ends at a boundary, though it ends in a letter or digit (a JSON string's
+    // `\n` before a token on the next line of a message).
+    if (before < 0) before = i > 0 && !escapeEndsAt(codes, i) ? codes[i - 1]! : /* space */ 32;
+    if (lead === undefined && isLetter(before)) continue;
     if (lead !== undefined) {
       const start = leadStart(codes, i, lead);
       if (start < 0) continue;
