@@ -742,6 +742,19 @@ function unseparatedValue(
     if (flag && j > closed && c !== /* - */ 45 && !isOperatorAt(s, j))
       return judgedValueAt(s, j, ending, secret, ks, ke);
   }
+  if (closed === ke) {
+    // A call of a secret-named function, its first argument a string (`setPassword("v")`, a
+    // builder's `.password("v")`, `withToken('v')`, `verifyToken(\"v\")`).
+    if (s.charCodeAt(ke) === /* ( */ 40) {
+      const argument = valueAt(s, skipBlanks(s, ke + 1));
+      if (argument?.quoted && (secret === undefined || secret(s, ks, ke))) return argument;
+    }
+    // A pair whose first item is the key, bare (Erlang's `{password, "v"}`): its second, a string.
+    if (s.charCodeAt(j) === /* , */ 44 && isPairOpening(s.charCodeAt(blankBefore(s, ks) - 1))) {
+      const item = valueAt(s, skipBlanks(s, j + 1));
+      if (item?.quoted && (secret === undefined || secret(s, ks, ke))) return item;
+    }
+  }
   // An unquoted name/value pair, as Go, YAML's flow style and Java print a Kubernetes EnvVar:
   // `{Name:DB_PASSWORD Value:v}`, `&EnvVar{Name:DB_PASSWORD,Value:v,}`, `{name: DB_PASSWORD,
   // value: v}`, `EnvVar(name=API_KEY, value=v)`.
@@ -783,12 +796,16 @@ function quoteBefore(s: string, ks: number): number {
 
 /**
  * Whether the quoted key at `ks` is the first argument of a call (`config.set('password', …)`,
- * `os.Setenv("DB_PASSWORD", …)`): its opening quote, in any form, follows a `(`.
+ * `os.Setenv("DB_PASSWORD", …)`) or the first item of a pair (C's `{"DB_PASSWORD", "v"}`): its
+ * opening quote, in any form, follows a `(` or a `{`.
  */
 function isFirstArgument(s: string, ks: number): boolean {
   const q = quoteBefore(s, ks);
-  return q >= 0 && s.charCodeAt(blankBefore(s, q) - 1) === /* ( */ 40;
+  return q >= 0 && isPairOpening(s.charCodeAt(blankBefore(s, q) - 1));
 }
+
+/** What opens a call's arguments or a pair (`("password", "v")`, `{"DB_PASSWORD", "v"}`). */
+const isPairOpening = (c: number): boolean => c === /* ( */ 40 || c === /* { */ 123;
 
 /** The longest YAML tag or anchor read before a value. */
 const NODE_PROPERTY_MAX = 64;

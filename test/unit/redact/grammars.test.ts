@@ -52,6 +52,9 @@ describe("§3a grammars (generated)", () => {
   it("PostgreSQL's dollar-quoted, E'…' and U&'…' strings after PASSWORD", () => {
     masksAll(keyValueShapeOf([27]), 400);
   });
+  it('a secret-named function\'s first argument and a pair\'s second item (`setPassword("v")`, `{password, "v"}`)', () => {
+    masksAll(keyValueShapeOf([28]), 400);
+  });
   it("URL authorities: empty user, bare token user, @ / ? : # inside the password", () => {
     masksAll(urlShape, 500);
   });

@@ -43,6 +43,7 @@ const SURVIVES = [
   "Step 3/9 : ENV PATH /usr/local/bin",
   "set -x PATH /usr/bin; gh secret list; aws ssm get-parameter --name /app/db --with-decryption",
   "session_id=abc123 started; sessions=3 active; session=main",
+  "server.login(user, pw); db.auth(name, secret); new PDO($dsn, $u, $p); ds.setPassword(pw)",
   "bypass=false compass=north surpass=1 overpass=2 trespass=no passive=true upskill=3 psk_mode=wpa2",
 ];
 

@@ -208,7 +208,7 @@ const SEPARATORS = [
 const QUOTES = ['"', "'", "`"];
 
 /** How many forms `keyValueFragment` writes: form numbers run from 0 to this. */
-const LAST_FORM = 28;
+const LAST_FORM = 29;
 
 /** A key-value fragment in one of the grammar's forms (`forms` picks which), with its canaries. */
 const keyValueFragment = (
@@ -441,7 +441,7 @@ const keyValueFragment = (
           const value = [
             `$$${body}$$`,
             `$pw$${body}$pw$`,
-            `$_x1$${body}$_x1$`,
+            `$_xy$${body}$_xy$`,
             `E'${v.text.replace(/\\/g, "").replace(/'/g, "\\'")}'`,
             `U&'${body}'`,
             `e'${body}'`,
@@ -451,6 +451,22 @@ const keyValueFragment = (
             canaries: v.canaries,
             form: "sql-string-constant",
           };
+        }
+        case 28: {
+          // A call of a secret-named function (a setter, a builder), and a pair whose first item is the key.
+          // Camel case, each part's first letter raised (`db_pass` → `DbPass`), as a setter's name is.
+          const camel = k
+            .split(/[._-]/)
+            .map((part) => (part === "" ? "" : part[0]!.toUpperCase() + part.slice(1).toLowerCase()))
+            .join("");
+          const forms = [
+            `ds.set${camel}(${qv});`,
+            `Builder().${camel[0]!.toLowerCase()}${camel.slice(1)}(${pick & 4 ? " " : ""}${qv}).build()`,
+            `{${kq}${k}${kq}, ${qv}}`,
+            // An Erlang atom: lower case, `_` between words.
+            `[{${k.toLowerCase().replace(/[.-]/g, "_")}, ${qv}}]`,
+          ];
+          return { text: forms[pick % forms.length]!, canaries: v.canaries, form: "call-or-pair" };
         }
         default:
           // A command line logged as a list: the flag's value is the next item.
