@@ -425,7 +425,7 @@ export function structureClose(s: string, i: number): number {
  * backslashes, not before `from`; `%22`, `&quot;` and the other encodings): -1 if it does not, -2
  * if no such quote opens at `p`.
  */
-function quoteWordClose(s: string, p: number, from: number): number {
+export function quoteWordClose(s: string, p: number, from: number): number {
   if (s.charCodeAt(p) === /* backslash */ 92) {
     if (s.charCodeAt(p - 1) === /* backslash */ 92) return -2;
     let q = p;
@@ -474,7 +474,7 @@ function closingQuoteWord(s: string, i: number, word: string, k: number): number
 }
 
 /** Where the run of backslashes that ends at `at` starts (not before `from`). */
-function backslashesBefore(s: string, at: number, from: number): number {
+export function backslashesBefore(s: string, at: number, from: number): number {
   let b = at;
   while (b > from && s.charCodeAt(b - 1) === /* backslash */ 92) b--;
   return b;

@@ -13,6 +13,7 @@ import { protectExisting } from "./protect.ts";
 import type { Rule } from "./rule.ts";
 import { argv } from "./rules/argv.ts";
 import { authSchemes } from "./rules/auth-schemes.ts";
+import { calls } from "./rules/calls.ts";
 import { connectStrings } from "./rules/connect-strings.ts";
 import { header } from "./rules/header.ts";
 import { jwt } from "./rules/jwt.ts";
@@ -60,6 +61,7 @@ export const RULES: readonly Rule[] = [
   jwt,
   userinfo,
   connectStrings,
+  calls,
   providerTokens,
   keyValue,
   query,

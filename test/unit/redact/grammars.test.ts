@@ -17,6 +17,7 @@ import {
   keyValueShapeOf,
   leaks,
   markerShape,
+  positionalCallShape,
   providerShape,
   type Shape,
   segment,
@@ -54,6 +55,9 @@ describe("§3a grammars (generated)", () => {
   });
   it('a secret-named function\'s first argument and a pair\'s second item (`setPassword("v")`, `{password, "v"}`)', () => {
     masksAll(keyValueShapeOf([28]), 400);
+  });
+  it('the password argument of well-known APIs that take it by position (`db.auth("u", "v")`)', () => {
+    masksAll(positionalCallShape, 600);
   });
   it("URL authorities: empty user, bare token user, @ / ? : # inside the password", () => {
     masksAll(urlShape, 500);

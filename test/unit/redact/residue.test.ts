@@ -134,7 +134,11 @@ const RESIDUE: Array<[string, string, string]> = [
     'var password string = "Sup3rS3cret"',
     "Sup3rS3cret",
   ],
-  ["a positional credential of a known API", 'db.auth("admin", "Sup3rS3cret")', "Sup3rS3cret"],
+  [
+    "a positional credential of an API the list of calls does not name",
+    'client.connect("db", "admin", "Sup3rS3cret")',
+    "Sup3rS3cret",
+  ],
   [
     "a key that runs `pass` into a word not known to name whose password it is",
     "hostpass=Sup3rS3cret",

@@ -976,6 +976,65 @@ export const structureShape: fc.Arbitrary<Shape> = fc
     };
   });
 
+/**
+ * Positional credentials of well-known APIs, as their documentation writes the call (the password's
+ * place is the API's fact): any quote, context and escaping depth, the arguments before the
+ * password holding commas in strings and brackets.
+ */
+const POSITIONAL_CALLS: Array<(user: string, password: string, other: string) => string> = [
+  (u, p) => `db.auth(${u}, ${p})`,
+  (u, p) => `db.getSiblingDB("admin").changeUserPassword(${u}, ${p})`,
+  (u, p) => `requests.get(url, auth=HTTPBasicAuth(${u}, ${p}))`,
+  (u, p) => `httpx.DigestAuth(${u}, ${p})`,
+  (u, p) => `aiohttp.BasicAuth(${u}, ${p})`,
+  (u, p) => `server.login(${u}, ${p})`,
+  (u, p) => `pika.PlainCredentials(${u}, ${p})`,
+  (u, p) => `conn.simple_bind_s(${u}, ${p})`,
+  (u, p) => `u := url.UserPassword(${u}, ${p})`,
+  (u, p) => `req.SetBasicAuth(${u}, ${p})`,
+  (u, p, x) => `smtp.PlainAuth("", ${u}, ${p}, ${x})`,
+  (u, p, x) => `DriverManager.getConnection(${x}, ${u}, ${p})`,
+  (u, p) => `new PasswordAuthentication(${u}, ${p}.toCharArray())`,
+  (u, p) => `new UsernamePasswordAuthenticationToken(${u}, ${p})`,
+  (u, p) => `Credentials.basic(${u}, ${p})`,
+  (u, p, x) => `$db = new PDO(${x}, ${u}, ${p});`,
+  (u, p, x) => `mysqli_connect(${x}, ${u}, ${p}, 'app')`,
+  (u, p, x) => `$m->real_connect(${x}, ${u}, ${p})`,
+  (u, p) => `ldap_bind($conn, ${u}, ${p})`,
+  (u, p) => `Http::withBasicAuth(${u}, ${p})->get($url)`,
+  (u, p) => `new NetworkCredential(${u}, ${p})`,
+];
+
+/** Other arguments before the password: strings and calls holding commas, semicolons and brackets. */
+const OTHER_ARGUMENTS = [
+  '"jdbc:mysql://db:3306/app?a=1,b=2"',
+  "'mysql:host=db;dbname=app'",
+  'f("a,b", [1, 2])',
+  "host",
+];
+
+export const positionalCallShape: fc.Arbitrary<Shape> = fc
+  .tuple(
+    fc.integer({ min: 0, max: POSITIONAL_CALLS.length - 1 }),
+    fc.constantFrom('"', "'"),
+    quotedValue('"'),
+    // A user name (shown: only the password is the secret).
+    fc.constantFrom("admin", "app", "svc-reporting", "u1@example.com"),
+    fc.constantFrom(...OTHER_ARGUMENTS),
+    fc.integer({ min: 0, max: 2 }),
+    fc.constantFrom(...CONTEXT_BEFORE),
+  )
+  .map(([k, q, v, user, other, depth, before]) => {
+    // The password as a string literal of that quote (no quote of its kind, no backslash inside).
+    const body = v.text.replaceAll(q, " ").replaceAll("\\", " ");
+    const call = POSITIONAL_CALLS[k]!(`${q}${user}${q}`, `${q}${body}${q}`, other);
+    return {
+      text: before + escapeDepth(call, depth, depth > 0),
+      canaries: v.canaries,
+      family: `positional-call/${k}/depth${depth}`,
+    };
+  });
+
 /** Any of the above. */
 export const anyShape: fc.Arbitrary<Shape> = fc.oneof(
   { weight: 5, arbitrary: keyValueShape },
@@ -986,6 +1045,7 @@ export const anyShape: fc.Arbitrary<Shape> = fc.oneof(
   { weight: 2, arbitrary: commandShape },
   { weight: 1, arbitrary: twoWordKeyShape },
   { weight: 1, arbitrary: structureShape },
+  { weight: 1, arbitrary: positionalCallShape },
 );
 
 /** Output text with the CLI-style escapes of invisible characters taken out, for canary search. */
