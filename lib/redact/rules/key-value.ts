@@ -320,6 +320,39 @@ function changedValue(s: string, value: ValueSpan): ValueSpan | null {
   return v > arrow + 2 ? valueAt(s, v) : null;
 }
 
+/**
+ * SQL's value after `IDENTIFIED` ending at `ke`: `IDENTIFIED BY 'v'`, MySQL 8's `IDENTIFIED WITH
+ * plugin BY 'v'` (or `AS 'hash'`), and the old `IDENTIFIED BY PASSWORD 'hash'`.
+ */
+function identifiedValue(s: string, ke: number): ValueSpan | null {
+  let by = skipBlanks(s, ke);
+  let plugin = false;
+  if (by > ke && isSqlWord(s, by, "with")) {
+    by = skipBlanks(s, wordEnd(s, skipBlanks(s, by + 4)));
+    plugin = true;
+  }
+  if (by === ke || !(isSqlWord(s, by, "by") || (plugin && isSqlWord(s, by, "as")))) return null;
+  let v = skipBlanks(s, by + 2);
+  if (isSqlWord(s, v, "password")) v = skipBlanks(s, v + 8);
+  return valueAt(s, v);
+}
+
+/**
+ * The value of a secret-named key from `ks` to `ke` that a command sets, a blank after it: `set KEY
+ * VALUE` (`aws configure set`, `npm config set`, Redis's `CONFIG SET`), `ENV KEY VALUE`; MySQL's `SET
+ * PASSWORD FOR account = 'v'`. Null when no such command sets it.
+ */
+function setValue(s: string, ks: number, ke: number): ValueSpan | null {
+  if (!isSetArgument(s, ks) || !isSecretKeyAt(s, ks, ke)) return null;
+  const v = skipBlanks(s, ke);
+  const account = isSqlWord(s, v, "for") ? skipBlanks(s, v + 3) : -1;
+  if (account > 0) {
+    const eq = skipBlanks(s, wordEnd(s, account));
+    return s.charCodeAt(eq) === /* = */ 61 ? valueAt(s, skipBlanks(s, eq + 1)) : null;
+  }
+  return s.charCodeAt(v) !== /* - */ 45 && !isOperatorAt(s, v) ? valueAt(s, v) : null;
+}
+
 function keyValueRule(s: string): string {
   const spans: number[] = [];
   const reps: string[] = [];
@@ -355,36 +388,12 @@ function keyValueRule(s: string): string {
     floor = ke;
     // No program names a key with hundreds of characters: a long run is a token, not a key.
     if (longer || ke - ks > MAX_KEY) continue;
-    let value = null;
-    if (wordAt(s, m.index, "identified")) {
-      // SQL: `IDENTIFIED BY 'v'`, MySQL 8's `IDENTIFIED WITH plugin BY 'v'` (or `AS 'hash'`), and
-      // the old `IDENTIFIED BY PASSWORD 'hash'`.
-      let by = skipBlanks(s, ke);
-      let plugin = false;
-      if (by > ke && isSqlWord(s, by, "with")) {
-        by = skipBlanks(s, wordEnd(s, skipBlanks(s, by + 4)));
-        plugin = true;
-      }
-      if (by > ke && (isSqlWord(s, by, "by") || (plugin && isSqlWord(s, by, "as")))) {
-        let v = skipBlanks(s, by + 2);
-        if (isSqlWord(s, v, "password")) v = skipBlanks(s, v + 8);
-        value = valueAt(s, v);
-      }
-    } else {
-      // The grammar finds where a value starts (most mentions of a key word in prose have none),
-      // then the key is judged, then where the value ends is looked for.
-      value = valueAfterKey(s, ks, ke, s.charCodeAt(ks) === /* - */ 45, isSecretKeyAt);
-      if (value === null && isSpace(s.charCodeAt(ke)) && isSetArgument(s, ks) && isSecretKeyAt(s, ks, ke)) {
-        // `set KEY VALUE` (`aws configure set`, `npm config set`, Redis's `CONFIG SET`), `ENV KEY VALUE`;
-        // MySQL's `SET PASSWORD FOR account = 'v'`.
-        const v = skipBlanks(s, ke);
-        const account = isSqlWord(s, v, "for") ? skipBlanks(s, v + 3) : -1;
-        if (account > 0) {
-          const eq = skipBlanks(s, wordEnd(s, account));
-          if (s.charCodeAt(eq) === /* = */ 61) value = valueAt(s, skipBlanks(s, eq + 1));
-        } else if (s.charCodeAt(v) !== /* - */ 45 && !isOperatorAt(s, v)) value = valueAt(s, v);
-      }
-    }
+    // The grammar finds where a value starts (most mentions of a key word in prose have none),
+    // then the key is judged, then where the value ends is looked for.
+    let value = wordAt(s, m.index, "identified")
+      ? identifiedValue(s, ke)
+      : valueAfterKey(s, ks, ke, s.charCodeAt(ks) === /* - */ 45, isSecretKeyAt);
+    if (value === null && isSpace(s.charCodeAt(ke))) value = setValue(s, ks, ke);
     if (value === null || value.end <= value.start) continue;
     // Only a bare value reads past a quote into the rest of its line; a quoted one (JSON's, a flood
     // of `"key": "` pairs) costs a look back on every key and swallows nothing that runs on.
