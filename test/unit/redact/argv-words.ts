@@ -4,7 +4,9 @@
  * them so (Windows).
  */
 import fc from "fast-check";
-import { segment } from "./shapes.ts";
+import { expect } from "vitest";
+import { redactText } from "../../../lib/redact/index.ts";
+import { leaks, type Shape, segment } from "./shapes.ts";
 
 /** A shell word and the segments of a secret written in it. */
 export interface Word {
@@ -88,3 +90,25 @@ export function joinWords(words: string[], blanks: string[], at: number, extra: 
 /** `word` with each letter's case picked by `upper` (cycled), as Windows takes a command's name. */
 export const anyCase = (word: string, upper: boolean[]): string =>
   [...word].map((c, i) => (upper[i % upper.length] ? c.toUpperCase() : c.toLowerCase())).join("");
+
+/** Each generated shape is masked: none of its canaries in the output (and, `marked`, a marker there). */
+export function masksEach(shapes: fc.Arbitrary<Shape>, numRuns: number, marked = true): void {
+  fc.assert(
+    fc.property(shapes, (shape) => {
+      const out = redactText(shape.text);
+      expect(leaks([shape], out), `${JSON.stringify(shape.text)} → ${JSON.stringify(out)}`).toEqual([]);
+      if (marked) expect(out).toContain("[redacted:");
+    }),
+    { numRuns },
+  );
+}
+
+/** Each generated line stays byte for byte. */
+export function leavesEach(lines: fc.Arbitrary<string>, numRuns: number): void {
+  fc.assert(
+    fc.property(lines, (line) => {
+      expect(redactText(line)).toBe(line);
+    }),
+    { numRuns },
+  );
+}
