@@ -701,6 +701,8 @@ function unseparatedValue(
   ending: Ending,
   secret: KeyJudge | undefined,
 ): ValueSpan | null {
+  // A flag before another (`--password --verbose`): no value, and no other form either.
+  if (flag && closed === ke && j > ke && s.charCodeAt(j) === /* - */ 45) return null;
   // XML/HTML element: `<password>v</password>`, `<password type="x">v<`, its name in a namespace
   // or not (`<wsse:Password>`, `&lt;ns2:password&gt;`).
   const tag = namespaceStart(s, ks);
