@@ -113,12 +113,19 @@ describe("Telegram bot tokens: a bot id of 5–16 digits, `:A` and 34 more of `[
 
   it("leaves near misses: too few digits, a body of 33, a body not opening with `A`, times and ports", () => {
     const notA = [...URL_SAFE].filter((c) => c !== "A").join("");
+    // Bodies without `-` or `_`, opening with no capital: else a random body may hold another
+    // provider's token (`sk-…`, `r8_…`, `ghu_…`, `:ATBB…`), rightly masked (about one run in 70
+    // failed so).
+    const body = (n: number) =>
+      fc
+        .tuple(chars("abcdefghijklmnopqrstuvwxyz0123456789", 1), chars(ALNUM, n - 1))
+        .map(([first, rest]) => first + rest);
     const nearMiss = fc.oneof(
-      fc.tuple(charsIn(DIGITS, 1, 4), secret).map(([id, s]) => `${id}:A${s}`),
-      fc.tuple(botId, chars(URL_SAFE, 33)).map(([id, s]) => `${id}:A${s}`),
-      fc.tuple(botId, chars(notA, 1), secret).map(([id, c, s]) => `${id}:${c}${s}`),
+      fc.tuple(charsIn(DIGITS, 1, 4), body(34)).map(([id, s]) => `${id}:A${s}`),
+      fc.tuple(botId, body(33)).map(([id, s]) => `${id}:A${s}`),
+      fc.tuple(botId, chars(notA, 1), body(34)).map(([id, c, s]) => `${id}:${c}${s}`),
       // An id longer than the catalogs' 16 digits is some other number.
-      fc.tuple(charsIn(DIGITS, 17, 24), secret).map(([id, s]) => `${id}:A${s}`),
+      fc.tuple(charsIn(DIGITS, 17, 24), body(34)).map(([id, s]) => `${id}:A${s}`),
       fc.tuple(charsIn(DIGITS, 2, 2), charsIn(DIGITS, 2, 2)).map(([h, m]) => `${h}:${m}:07.123`),
       fc
         .tuple(charsIn(DIGITS, 1, 5), fc.constantFrom("db", "10.0.0.7", "[::1]"))
@@ -165,14 +172,18 @@ describe("Azure AD client secrets: 3 of `[A-Za-z0-9_.~]`, a digit, `Q~` and 31�
   });
 
   it("leaves near misses: a head of 2 or glued to a word, no digit or `q` before `~`, a body of 30, tildes in paths", () => {
+    // Bodies without `-`, `_` or `.`: with them a random body may hold another provider's token
+    // (`sk-…`, `SG.…`, `ghs_…`) or a flag naming a secret (`-…PwD…`), rightly masked (about one
+    // run in 60 failed so).
+    const body = (n: number) => chars(`${ALNUM}~`, n);
     const nearMiss = fc.oneof(
-      fc.tuple(chars(ALNUM, 2), chars(DIGITS, 1), chars(UNRESERVED, 31)).map(([a, d, b]) => `${a}${d}Q~${b}`),
-      fc.tuple(chars(ALNUM, 1), head, chars(UNRESERVED, 31)).map(([glued, h, b]) => `${glued}${h}Q~${b}`),
+      fc.tuple(chars(ALNUM, 2), chars(DIGITS, 1), body(31)).map(([a, d, b]) => `${a}${d}Q~${b}`),
+      fc.tuple(chars(ALNUM, 1), head, body(31)).map(([glued, h, b]) => `${glued}${h}Q~${b}`),
       fc
-        .tuple(chars(ALNUM, 3), chars(`${ALNUM}_.~`.replace(/[0-9]/g, ""), 1), chars(UNRESERVED, 31))
+        .tuple(chars(ALNUM, 3), chars(`${ALNUM}_.~`.replace(/[0-9]/g, ""), 1), body(31))
         .map(([a, x, b]) => `${a}${x}Q~${b}`),
-      fc.tuple(head, chars(UNRESERVED, 31)).map(([h, b]) => `${h}q~${b}`),
-      fc.tuple(head, chars(UNRESERVED, 30)).map(([h, b]) => `${h}Q~${b}`),
+      fc.tuple(head, body(31)).map(([h, b]) => `${h}q~${b}`),
+      fc.tuple(head, body(30)).map(([h, b]) => `${h}Q~${b}`),
       fc.constantFrom("~/.config/app.yaml", "C:\\PROGRA~1\\app", "~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~"),
     );
     survives(nearMiss, around, 600);
