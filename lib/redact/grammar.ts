@@ -226,8 +226,18 @@ function structureValue(s: string, i: number, c: number): ValueSpan {
   // A doubled `}` with more value after it is ODBC's escaped brace (`Pwd={a}}b}` as a first field).
   if (c === /* { */ 123 && close >= 0 && s.charCodeAt(close + 1) === /* } */ 125 && wordGoesOn(s, close + 2))
     close = bracedFieldClose(s, close + 2);
-  return { start: i + 1, end: close >= 0 ? close : lineEnd(s, i), quoted: true };
+  return quotedTo(s, i + 1, close);
 }
+
+/**
+ * A quoted value from `start` to its close at `close`, or to the end of its line when it does not
+ * close (-1): a value left open runs no further than its line.
+ */
+const quotedTo = (s: string, start: number, close: number): ValueSpan => ({
+  start,
+  end: close >= 0 ? close : lineEnd(s, start),
+  quoted: true,
+});
 
 /** The first characters of the values `otherValueAt` reads: `(`, `s`, `e`, `E`, `$`, `{`. */
 const OTHER_OPENINGS = new Uint8Array(128);
@@ -244,8 +254,7 @@ function otherValueAt(s: string, i: number, c: number, ending: Ending): ValueSpa
   if ((c | 0x20) === /* e */ 101 && s.charCodeAt(i + 1) === /* ' */ 39) {
     // PostgreSQL's string with escapes, `E'it\'s'`: a quote after a backslash, at any escaping
     // depth, is inside it.
-    const close = unescapedQuote(s, i + 2);
-    return { start: i + 2, end: close >= 0 ? close : lineEnd(s, i), quoted: true };
+    return quotedTo(s, i + 2, unescapedQuote(s, i + 2));
   }
   if (c === /* $ */ 36) {
     const close = dollarQuoteClose(s, i);
@@ -253,8 +262,7 @@ function otherValueAt(s: string, i: number, c: number, ending: Ending): ValueSpa
   }
   // ODBC's braces quote a field's value, `;` included (`Pwd={a;b}`); `}}` is a `}` inside.
   if (ending === "field" && c === /* { */ 123) {
-    const close = bracedFieldClose(s, i + 1);
-    return { start: i + 1, end: close >= 0 ? close : lineEnd(s, i), quoted: true };
+    return quotedTo(s, i + 1, bracedFieldClose(s, i + 1));
   }
   return undefined;
 }
@@ -347,8 +355,7 @@ function notedValue(s: string, i: number, c: number, ending: Ending): ValueSpan 
       while (p < e + 32 && s.charCodeAt(p) !== /* ) */ 41 && !isSpace(s.charCodeAt(p))) p++;
       if (s.charCodeAt(p) !== /* ) */ 41 || s.charCodeAt(p + 1) !== /* ( */ 40) return undefined;
       // Masked whole inside the note's `(` and the value's `)`, which stay, as a structure's brackets do.
-      const close = structureClose(s, p + 1);
-      return { start: i + 1, end: close >= 0 ? close : lineEnd(s, i), quoted: true };
+      return quotedTo(s, i + 1, structureClose(s, p + 1));
     }
   } else if (c === /* s */ 115 && wordAt(s, i, "string(")) {
     e = i + 7;
@@ -400,13 +407,8 @@ export function structureClose(s: string, i: number): number {
     if (isOpening(c)) depth++;
     else if (isClosing(c)) {
       if (--depth === 0) return p;
-    } else if (isQuote(c)) {
-      const close = closingQuote(s, p + 1, c, p - backslashesBefore(s, p, i));
-      if (close < 0 || close > eol) return -1;
-      p = pastQuote(s, close) - 1;
-    } else if (c === /* backslash */ 92 || c === /* % */ 37 || c === /* & */ 38) {
-      // A quote written as an escape or an encoding (`\u0022`, `&quot;`, `%22`) opens a string too.
-      const close = quoteWordClose(s, p, i);
+    } else if (mayOpenString(c)) {
+      const close = stringClose(s, p, i);
       if (close === -2) {
         // A bracket after a backslash may be escaped: the reading that masks more counts it for nothing.
         const next = s.charCodeAt(p + 1);
@@ -420,12 +422,29 @@ export function structureClose(s: string, i: number): number {
   return -1;
 }
 
+/** Whether a string may open at a character `c`: a quote, or the first of one escaped or encoded. */
+export const mayOpenString = (c: number): boolean =>
+  isQuote(c) || c === /* backslash */ 92 || c === /* % */ 37 || c === /* & */ 38;
+
+/**
+ * Where the string opened at `p` closes, its quote in any form: plain after any number of
+ * backslashes (counted from `from`), or written as an escape or an encoding (`\\u0022`, `&quot;`,
+ * `%22`; a quote inside a string at any depth counts for nothing). -1 if it does not close, -2 if no
+ * string opens at `p`.
+ */
+export function stringClose(s: string, p: number, from: number): number {
+  const c = s.charCodeAt(p);
+  return isQuote(c)
+    ? closingQuote(s, p + 1, c, p - backslashesBefore(s, p, from))
+    : quoteWordClose(s, p, from);
+}
+
 /**
  * Where the string opened by a quote written as a word at `p` closes (`\u0022` after any number of
  * backslashes, not before `from`; `%22`, `&quot;` and the other encodings): -1 if it does not, -2
  * if no such quote opens at `p`.
  */
-export function quoteWordClose(s: string, p: number, from: number): number {
+function quoteWordClose(s: string, p: number, from: number): number {
   if (s.charCodeAt(p) === /* backslash */ 92) {
     if (s.charCodeAt(p - 1) === /* backslash */ 92) return -2;
     let q = p;
@@ -474,7 +493,7 @@ function closingQuoteWord(s: string, i: number, word: string, k: number): number
 }
 
 /** Where the run of backslashes that ends at `at` starts (not before `from`). */
-export function backslashesBefore(s: string, at: number, from: number): number {
+function backslashesBefore(s: string, at: number, from: number): number {
   let b = at;
   while (b > from && s.charCodeAt(b - 1) === /* backslash */ 92) b--;
   return b;

@@ -45,7 +45,6 @@ export {
 } from "./identity.ts";
 export { REDACTION_KINDS, type RedactionKind } from "./marks.ts";
 export { findJwts } from "./rules/jwt.ts";
-export { isSecretKey } from "./rules/key-value.ts";
 export { PROVIDERS } from "./rules/provider-tokens.ts";
 export { neutralizeInvisible, shadowOf } from "./shadow.ts";
 

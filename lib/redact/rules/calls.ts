@@ -7,15 +7,7 @@
  * `mysqli_connect('h', 'u', 'v')`, .NET's `new NetworkCredential("u", "v")`… A string literal in
  * that place is masked, in any quote and at any escaping depth; a variable there names no secret.
  */
-import {
-  backslashesBefore,
-  closingQuote,
-  isQuote,
-  pastQuote,
-  quoteWordClose,
-  structureClose,
-  valueAt,
-} from "../grammar.ts";
+import { mayOpenString, pastQuote, stringClose, structureClose, valueAt } from "../grammar.ts";
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
 import { isOneMark, skipBlanks, splice } from "../scan.ts";
@@ -98,13 +90,8 @@ function argumentStart(s: string, i: number, index: number): number {
       const close = structureClose(s, p);
       if (close < 0) return -1;
       p = close;
-    } else if (isQuote(c)) {
-      const close = closingQuote(s, p + 1, c, p - backslashesBefore(s, p, i));
-      if (close < 0) return -1;
-      p = pastQuote(s, close) - 1;
-    } else if (c === /* backslash */ 92 || c === /* % */ 37 || c === /* & */ 38) {
-      // A quote written as an escape or an encoding (`\u0022`, `&quot;`, `%22`).
-      const close = quoteWordClose(s, p, i);
+    } else if (mayOpenString(c)) {
+      const close = stringClose(s, p, i);
       if (close === -1) return -1;
       if (close >= 0) p = pastQuote(s, close) - 1;
     }

@@ -130,7 +130,7 @@ function endsWithPart(key: string, low: string, word: string, whole: boolean): b
 const VERDICTS = new Map<string, boolean>();
 
 /** Whether a key (as written, without quotes or leading dashes) names a secret. */
-export function isSecretKey(key: string): boolean {
+function isSecretKey(key: string): boolean {
   let v = VERDICTS.get(key);
   if (v === undefined) {
     v = judgeKey(key.replace(/^-+/, ""));
