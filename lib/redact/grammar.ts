@@ -7,6 +7,7 @@
  * closing quote, and where a run ends is searched once per run of the line (`firstOfClass`).
  */
 import { numericReference } from "./escapes.ts";
+import { opensNextLines, valueOnNextLines } from "./next-lines.ts";
 import {
   firstMatch,
   firstOfClass,
@@ -692,6 +693,17 @@ function separatedValue(
   const assigned = closed === ke && sep === ke + 1 && s.charCodeAt(ke) === /* = */ 61;
   const colon = sep === j + 1 && s.charCodeAt(j) === /* : */ 58;
   const v = skipBlanks(s, sep);
+  // YAML's value on the lines after its key (`password:\n  v`, `password: |`), once the key is
+  // judged: the lines of a key that names no secret may hold many more such keys.
+  if (
+    colon &&
+    ending === "word" &&
+    opensNextLines(s.charCodeAt(v)) &&
+    (secret === undefined || secret(s, ks, ke))
+  ) {
+    const lines = valueOnNextLines(s, ks, v);
+    if (lines !== null) return lines;
+  }
   const properties = ending === "word" ? nodePropertiesEnd(s, v) : v;
   let value = judgedValueAt(s, properties, ending, secret, ks, ke);
   if (value !== null && properties > v) value.properties = { start: v, end: blankBefore(s, properties) };

@@ -2,6 +2,7 @@
 
 import { closingQuote, optionalQuote, pastQuote, wordGoesOn } from "../grammar.ts";
 import { M } from "../marks.ts";
+import { opensNextLines, valueOnNextLines } from "../next-lines.ts";
 import type { Rule } from "../rule.ts";
 import { isAlnum, isOneMark, isSpace, skipBlanks, splice } from "../scan.ts";
 
@@ -23,6 +24,21 @@ function headerRule(s: string): string {
     const sep = s.charCodeAt(j);
     if (sep !== /* : */ 58 && sep !== /* = */ 61) continue;
     j = skipBlanks(s, j + 1);
+    // YAML's value on the lines after the name (`Authorization:\n  Bearer v`, `cookie: |`).
+    const lines = sep === /* : */ 58 && opensNextLines(s.charCodeAt(j)) ? valueOnNextLines(s, a, j) : null;
+    if (lines !== null) {
+      const { properties } = lines;
+      if (properties !== undefined && !isOneMark(s, properties.start, properties.end)) {
+        spans.push(properties.start, properties.end);
+        reps.push(M.header);
+      }
+      if (!isOneMark(s, lines.start, lines.end)) {
+        spans.push(lines.start, lines.end);
+        reps.push(M.header);
+      }
+      HEADER_NAMES.lastIndex = lines.end;
+      continue;
+    }
     let [v, quote, depth] = optionalQuote(s, j);
     const close = quote === 0 ? -1 : closingQuote(s, v, quote, depth);
     let end: number;

@@ -23,6 +23,9 @@ import { isKeyChar, isLetter, isOneMark, isSpace, skipBlanks, spaceFrom, splice 
 
 const MAX_KEY = 128;
 
+/** The letters of the escapes that end a line or a field: `\n`, `\r`, `\t`. */
+const isEscapeLetter = (c: number): boolean => c === /* n */ 110 || c === /* r */ 114 || c === /* t */ 116;
+
 /** The words that may make a key secret-named: the rule's triggers, each the start of a candidate. */
 const WORDS = [
   "pass",
@@ -369,6 +372,8 @@ function keyValueRule(s: string): string {
     if (s.charCodeAt(ks - 1) === /* backslash */ 92) {
       const escaped = quoteWordLength(s, ks) || (isEscapedLtAt(s, ks) ? 5 : 0);
       if (escaped > 0 && ks + escaped < CANDIDATES.lastIndex) ks += escaped;
+      // Nor the letter of an escaped line break or tab (`\ndbpass:`: a key at its line's start).
+      else if (escaped === 0 && isEscapeLetter(s.charCodeAt(ks)) && ks < m.index) ks++;
     } else if (s.charCodeAt(ks - 1) === /* % */ 37) {
       // Nor is a URL-encoded quote's number (`%22creds%22`, `%2522creds%2522`, `%27creds%27`).
       let q = ks;

@@ -17,6 +17,8 @@ import {
   keyValueShapeOf,
   leaks,
   markerShape,
+  nextLinesShape,
+  nextLinesText,
   positionalCallShape,
   providerShape,
   type Shape,
@@ -76,6 +78,47 @@ describe("§3a grammars (generated)", () => {
   });
   it("lists, objects and tuples as a secret's value, at any nesting and escaping depth", () => {
     masksAll(structureShape, 600);
+  });
+  it("a YAML value on the lines after its key, its breaks JSON-escaped at depth 1–3 inside a log field", () => {
+    masksAll(nextLinesShape, 600);
+  });
+  it("a YAML value on the lines after its key, in a text of real lines (`\\n`, `\\r\\n`): masked, its sibling kept", () => {
+    fc.assert(
+      fc.property(fc.constantFrom("\n", "\r\n"), fc.nat(), (lineBreak, seed) => {
+        const [shape] = fc.sample(nextLinesText(lineBreak), { seed, numRuns: 1 });
+        const out = redactText(shape!.text);
+        const why = `${shape!.family}: ${JSON.stringify(shape!.text)} → ${JSON.stringify(out)}`;
+        expect(leaks([shape!], out), why).toEqual([]);
+        expect(out, why).toContain(`user: ${shape!.keep}`);
+        expect(out.startsWith(`config:${lineBreak}`), why).toBe(true);
+      }),
+      { numRuns: 600 },
+    );
+  });
+  it("lines after a key that names no secret, or at a secret key's own indentation, stay byte for byte", () => {
+    const word = fc.stringMatching(/^[a-z]{1,9}$/);
+    const line = fc.array(word, { minLength: 1, maxLength: 4 }).map((ws) => ws.join(" "));
+    fc.assert(
+      fc.property(
+        fc.constantFrom("description", "notes", "command", "keyboard", "author", "password", "token"),
+        fc.integer({ min: 0, max: 4 }),
+        fc.constantFrom("", " |", " >-"),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 4 }), line), { minLength: 1, maxLength: 3 }),
+        fc.constantFrom("\n", "\r\n", "\\n"),
+        (key, indent, head, lines, lineBreak) => {
+          const secret = key === "password" || key === "token";
+          // (A secret key's escaped break before an unindented line reads as a word of its value: masked.)
+          fc.pre(!secret || lineBreak !== "\\n");
+          // A secret key's lines stay only at its own indentation or less, and not as a list.
+          const body = lines.map(
+            ([d, l]) => `${" ".repeat(secret ? Math.max(0, indent - d) : indent + d + 1)}${l}`,
+          );
+          const text = [`${" ".repeat(indent)}${key}:${secret ? "" : head}`, ...body].join(lineBreak);
+          expect(redactText(text)).toBe(text);
+        },
+      ),
+      { numRuns: 400 },
+    );
   });
   it("command lines and connect strings: the tools' flags, Oracle's user/password@, proxies without a scheme", () => {
     masksAll(commandShape, 600);

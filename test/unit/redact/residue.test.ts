@@ -85,13 +85,18 @@ const RESIDUE: Array<[string, string, string]> = [
     "Sup3rS3cret",
   ],
   [
-    "a value on the line after its key (lines are redacted one by one)",
+    "a value on the line after its key, at the key's own indentation (only deeper lines are its value)",
     '"password":\n"Sup3rS3cret"',
     "Sup3rS3cret",
   ],
   [
-    "a YAML block value escaped into one line: its text follows an escaped newline",
-    "config: password: >-\\n  Sup3rS3cret",
+    "a YAML value's later line indented less deeply than its first (a plain scalar may do that)",
+    "password:\n    first\n  Sup3rS3cret",
+    "Sup3rS3cret",
+  ],
+  [
+    "a YAML plain value's later lines in a structured message, whose breaks a page drops before redaction",
+    "password: first  Sup3rS3cret",
     "Sup3rS3cret",
   ],
   ["a key ending in `pw`: too common a pair of letters to be a trigger", "DB_PW=Sup3rS3cret", "Sup3rS3cret"],

@@ -1035,6 +1035,85 @@ export const positionalCallShape: fc.Arbitrary<Shape> = fc
     };
   });
 
+/** What may stand between a key's `:` and its line's break (YAML's block scalar headers, a comment). */
+const LINE_HEADS = ["", " ", "|", ">", "|-", ">+", "|2", ">-", "|+1", "# rotated", " | # note", "# "];
+
+/**
+ * A YAML value on the lines after its key (`password:\n  v`, `password: |\n  v`, a compact list),
+ * as text of several lines: the key's line indented `indent` (under a parent key, inside a list
+ * entry, or after prose), value lines deeper (blank lines between), then a sibling key at the key's
+ * indentation or less, whose value (`keep`) must stay. `lineBreak` joins the lines.
+ */
+export const nextLinesText = (lineBreak: string): fc.Arbitrary<Shape & { keep: string; joinable: boolean }> =>
+  fc
+    .tuple(
+      fc.integer({ min: 0, max: 6 }),
+      fc.constantFrom("", "- ", "INFO loaded: "),
+      fc.tuple(keyName, fc.constantFrom("", '"', "'")),
+      fc.constantFrom(...LINE_HEADS),
+      fc.array(
+        fc.tuple(fc.integer({ min: 1, max: 5 }), unquotedValue, quotedValue('"'), fc.nat({ max: 3 })),
+        { minLength: 1, maxLength: 3 },
+      ),
+      fc.boolean(),
+      fc.integer({ min: 0, max: 6 }),
+      // Lower case only: no canary (each holds a capital) is part of it.
+      fromAlphabet(LOWER, 7, 10),
+    )
+    .map(([indent, lead, [key, quote], head, lines, list, back, keep]) => {
+      const pad = " ".repeat(indent);
+      // Prose before the key makes its line unindented whatever `indent` says.
+      const keyLine = lead.startsWith("INFO")
+        ? `${lead}${quote}${key}${quote}:`
+        : `${pad}${lead}${quote}${key}${quote}:`;
+      const own = lead.startsWith("INFO") ? 0 : indent;
+      const canaries: string[] = [];
+      const body: string[] = [];
+      const first = lines[0]![0];
+      for (const [k, [deeper, bare, quoted, how]] of lines.entries()) {
+        const value = how === 0 ? bare : { text: `"${quoted.text}"`, canaries: quoted.canaries };
+        canaries.push(...value.canaries);
+        // The rest at least as deep as the first (less deep ends the value: a documented residue).
+        const depth = k === 0 ? first : first + (deeper % 3);
+        // A compact list sits at the key's own indentation (under a plain key only).
+        const at =
+          list && head === "" && !lead.startsWith("INFO") ? `${" ".repeat(own)}- ` : " ".repeat(own + depth);
+        body.push(`${at}${how === 1 ? `${value.text}: x` : value.text}`);
+        if (how === 2) body.push("");
+      }
+      const sibling = `${" ".repeat(Math.min(back, own))}user: ${keep}`;
+      const text = [
+        "config:",
+        keyLine + (head === "" ? "" : ` ${head}`.replace("  ", " ")),
+        ...body,
+        sibling,
+      ].join(lineBreak);
+      // A structured message's breaks are dropped before redaction (`password: a  b`): a plain value
+      // of several lines then reads as its first word (a documented residue of pages).
+      const joinable =
+        lines.length === 1 || head.trim() !== "" || (list && head === "" && !lead.startsWith("INFO"));
+      return {
+        text,
+        canaries,
+        keep,
+        joinable,
+        family: `next-lines/${JSON.stringify(head)}/${lead || "plain"}`,
+      };
+    });
+
+/**
+ * `nextLinesText` JSON-escaped into one line (depth 1–3), as a log field holding YAML; at depth 1 a
+ * page reads the field with its breaks dropped, so only values that stay whole once joined.
+ */
+export const nextLinesShape: fc.Arbitrary<Shape> = fc
+  .tuple(nextLinesText("\n"), fc.integer({ min: 1, max: 3 }), fc.constantFrom("", '{"level":"info",'))
+  .filter(([shape, depth]) => depth > 1 || shape.joinable)
+  .map(([shape, depth, open]) => ({
+    text: `${open || "{"}"msg":"${escapeDepth(shape.text, depth, false)}","ts":1}`,
+    canaries: shape.canaries,
+    family: `${shape.family}/depth${depth}`,
+  }));
+
 /** Any of the above. */
 export const anyShape: fc.Arbitrary<Shape> = fc.oneof(
   { weight: 5, arbitrary: keyValueShape },
@@ -1046,6 +1125,7 @@ export const anyShape: fc.Arbitrary<Shape> = fc.oneof(
   { weight: 1, arbitrary: twoWordKeyShape },
   { weight: 1, arbitrary: structureShape },
   { weight: 1, arbitrary: positionalCallShape },
+  { weight: 1, arbitrary: nextLinesShape },
 );
 
 /** Output text with the CLI-style escapes of invisible characters taken out, for canary search. */
