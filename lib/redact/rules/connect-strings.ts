@@ -5,7 +5,8 @@
  * `userid=` and after SQL*Plus's `CONNECT`; and a proxy given without a scheme
  * (`HTTPS_PROXY=user:password@proxy:3128`, `--proxy user:password@proxy`), whose userinfo runs to
  * the last `@` of the word, as a URL's does. A slash escaped by a JSON encoder (`scott\/tiger@orcl`)
- * is the same slash.
+ * is the same slash. And the userinfo of a Go MySQL driver's data source name
+ * (`user:password@tcp(db:3306)/app`, `@unix(…)`), which has no scheme either.
  */
 import { commandEnd, wordAt, wordEnd } from "../grammar.ts";
 import { M } from "../marks.ts";
@@ -15,6 +16,34 @@ import { type Found, isOneMark, isSpace, skipBlanks, spliceFound } from "../scan
 /** Where an Oracle credential may follow: a JDBC URL, `userid=`, `CONNECT`/`CONN`, or a tool. */
 const ORACLE =
   /jdbc:oracle:[a-z0-9]+:|\buserid=|\bconn(?:ect)?[ \t]+|\b(sqlplus|sqlldr|expdp|impdp|rman|dgmgrl)\b/gi;
+/** The `@` before the address of a Go MySQL driver's data source name (`user:password@tcp(db:3306)/app`). */
+const GO_DSN = /@(?:tcp[46]?|unix)\(/gi;
+/** How far back the userinfo of a data source name is read. */
+const DSN_USERINFO_MAX = 512;
+
+const isWordEdge = (c: number): boolean =>
+  isSpace(c) || c === /* " */ 34 || c === /* ' */ 39 || c === /* backtick */ 96;
+
+/**
+ * The userinfo of a Go MySQL data source name whose `@` is at `at`: back to the start of its word
+ * (a blank or a quote not escaped), past a key's `=` before the user (`DSN=user:password@tcp(…)`). The `@`
+ * found is the last before the address, so a password may hold `@`, `:`, `/` or `=`.
+ */
+function dsnUserinfo(s: string, at: number): [number, number] | null {
+  let start = at;
+  const stop = Math.max(0, at - DSN_USERINFO_MAX);
+  // A quote after a backslash may be the password's own (`pw\"x`): read on, the reading that masks more.
+  while (
+    start > stop &&
+    (!isWordEdge(s.charCodeAt(start - 1)) || s.charCodeAt(start - 2) === /* backslash */ 92)
+  )
+    start--;
+  const colon = s.indexOf(":", start);
+  const eq = s.lastIndexOf("=", colon < 0 || colon > at ? at : colon);
+  if (eq >= start) start = eq + 1;
+  return at > start && !isOneMark(s, start, at) ? [start, at] : null;
+}
+
 /** A key that names a proxy, and its separator: `=`, `:` or, after a flag, whitespace. */
 const PROXY = /proxy["']?(?:[ \t]*[=:][ \t]*|(?<=-proxy)[ \t]+)["']?/gi;
 
@@ -98,6 +127,11 @@ function connectStringsRule(s: string): string {
     }
     ORACLE.lastIndex = Math.max(ORACLE.lastIndex, stop);
   }
+  GO_DSN.lastIndex = 0;
+  for (let m = GO_DSN.exec(s); m !== null; m = GO_DSN.exec(s)) {
+    const span = dsnUserinfo(s, m.index);
+    if (span !== null) found.push([span[0], span[1], M.userinfo]);
+  }
   PROXY.lastIndex = 0;
   /** The next `://` at or after the value looked at (values come in order). */
   let scheme = -1;
@@ -121,6 +155,9 @@ function connectStringsRule(s: string): string {
 
 export const connectStrings: Rule = {
   name: "connect-strings",
-  words: ["oracle:", "userid=", "conn", "sqlplus", "sqlldr", "expdp", "impdp", "rman", "dgmgrl", "proxy"],
+  words: [
+    ...["oracle:", "userid=", "conn", "sqlplus", "sqlldr", "expdp", "impdp", "rman", "dgmgrl", "proxy"],
+    ...["@tcp", "@unix("],
+  ],
   apply: connectStringsRule,
 };

@@ -11,6 +11,7 @@ import { holdsProviderPrefix } from "../../../lib/redact/rules/provider-tokens.t
 import {
   anyShape,
   commandShape,
+  escapeDepth,
   identityShape,
   keyName,
   keyValueShape,
@@ -151,6 +152,54 @@ describe("§3a grammars (generated)", () => {
     for (const secret of secrets) expect(out, `${line} → ${out}`).not.toContain(secret);
   });
 
+  it("a Go MySQL data source name's user and password (`user:password@tcp(db:3306)/app`), however written", () => {
+    const passwordChar = fc.constantFrom("@", ":", "/", "=", "!", "#", "%", "(", "&", "?");
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^[a-z][a-z0-9_]{0,11}$/),
+        fc.array(fc.tuple(segment, passwordChar), { maxLength: 2 }),
+        segment,
+        fc.constantFrom(
+          "tcp(db:3306)",
+          "tcp4(10.0.0.5:3306)",
+          "tcp6([::1]:3306)",
+          "unix(/var/run/mysqld/mysqld.sock)",
+        ),
+        fc.constantFrom(
+          "DSN=",
+          "MYSQL_DSN=",
+          'dsn: "',
+          'sql.Open("mysql", "',
+          "-dsn ",
+          "connecting to ",
+          '{"dsn":"',
+        ),
+        fc.integer({ min: 0, max: 2 }),
+        (user, parts, last, address, before, depth) => {
+          const password = parts.map(([a, c]) => a + c).join("") + last;
+          const text = escapeDepth(
+            `${before}${user}:${password}@${address}/app?parseTime=true`,
+            depth,
+            false,
+          );
+          const out = redactText(text);
+          const shape = { text, canaries: [...parts.map(([a]) => a), last], family: "go-dsn" };
+          expect(leaks([shape], out), `${JSON.stringify(text)} → ${JSON.stringify(out)}`).toEqual([]);
+          expect(out).toContain(`[redacted:userinfo]@${address.slice(0, 3)}`);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+  it("an address after `@` without a data source name's userinfo stays", () => {
+    for (const text of [
+      "listening on tcp(0.0.0.0:3306)",
+      "mail ops@example.com",
+      "dial @tcp failed",
+      "a @unix socket",
+    ])
+      expect(redactText(text)).toBe(text);
+  });
   it("a shell operator after a secret-named flag or a set command's key is never its value", () => {
     // `--db-pass < file`, `gh secret set API_TOKEN < file`: the operator and what follows stay.
     const op = fc.constantFrom("<", "<<<", ">", ">>", "2>", "2>&1", "&>", "|", "||", "&&", "&", ";", "0<");
