@@ -3,7 +3,9 @@
  * URLs are parsed, not pattern-matched: the authority ends at the last `@` before the host, so an
  * empty user (`redis://:pw@`), a bare token as user (`https://TOKEN@host`) and `@`, `/`, `?`, `#` or
  * `:` inside the password are all masked whole. A URL in JSON whose encoder escapes `/` (PHP's
- * `json_encode`: `https:\/\/u:p@host\/x`, at any depth) is the same URL.
+ * `json_encode`: `https:\/\/u:p@host\/x`, at any depth) is the same URL. A URL inside another
+ * whose own authority holds no userinfo (in its path or query: `https://archive/web/https://u:p@h`)
+ * is read as well.
  */
 import { M } from "../marks.ts";
 import type { Rule } from "../rule.ts";
@@ -16,64 +18,116 @@ import { isAlnum, isOneMark, isSpace, splice, textCodes } from "../scan.ts";
 const isUrlEnd = (c: number): boolean =>
   isSpace(c) || c === /* " */ 34 || c === /* backtick */ 96 || c === /* < */ 60 || c === /* > */ 62;
 
+const END = 1;
+const AT = 2;
 /**
- * Per code (`textCodes`): what a URL scan stops at, as a bit: 1 its end or an `@`, anywhere; 2 a
- * `/`, `?` or `#`, until the first of them.
+ * Per code (`textCodes`): what the scan to a URL's end stops at: END its end, AT an `@`. Past the
+ * text: code 0, a URL end.
  */
-const STOPS = new Uint8Array(256);
+const TO_END = new Uint8Array(256);
+/** Per code: what the scan of an authority stops at: a URL end, an `@`, or a `/`, `?` or `#`. */
+const IN_AUTHORITY = new Uint8Array(256);
 for (let c = 0; c < 256; c++) {
-  if (isUrlEnd(c) || c === /* @ */ 64) STOPS[c] = 1;
-  else if (c === /* slash */ 47 || c === /* ? */ 63 || c === /* # */ 35) STOPS[c] = 2;
+  if (isUrlEnd(c)) TO_END[c] = END;
+  else if (c === /* @ */ 64) TO_END[c] = AT;
+  IN_AUTHORITY[c] = Number(TO_END[c] !== 0 || c === /* slash */ 47 || c === /* ? */ 63 || c === /* # */ 35);
 }
 
 /** A scheme's `://`, its slashes escaped or not (`:\/\/`, `:\\\/\\\/`). */
 const SCHEME_END = /:\\*\/\\*\//g;
 
+/**
+ * The scans of one text's URLs, each remembering its last answer: a URL inside another ends where
+ * the outer one does and sees the same last `@`, so reading both costs one scan, not two.
+ */
+class Scans {
+  /** The URL end first at or after `endFrom`, and the last `@` before it (-1: none). */
+  private endFrom = -1;
+  private end = -1;
+  private lastAt = -1;
+  /** The `@` or delimiter first at or after `stopFrom` (or a URL end, or the text's end). */
+  private stopFrom = -1;
+  private stop = -1;
+
+  constructor(
+    private readonly codes: Uint8Array,
+    private readonly n: number,
+  ) {}
+
+  /** Where the URL whose authority starts at `start` ends. */
+  endOf(start: number): number {
+    if (start < this.endFrom || start > this.end) {
+      const codes = this.codes;
+      const n = this.n;
+      let i = start;
+      let lastAt = -1;
+      // The authority's first stop on the way.
+      while (IN_AUTHORITY[codes[i]!] === 0) i++;
+      this.stopFrom = start;
+      this.stop = i;
+      for (; i < n; i++) {
+        while (TO_END[codes[i]!] === 0) i++;
+        if (TO_END[codes[i]!] === END) break;
+        lastAt = i;
+      }
+      this.endFrom = start;
+      this.end = Math.min(i, n);
+      this.lastAt = lastAt;
+    }
+    return this.end;
+  }
+
+  /** The last `@` of the URL whose authority starts at `start` (after `endOf(start)`), or -1. */
+  lastAtOf(start: number): number {
+    return this.lastAt >= start ? this.lastAt : -1;
+  }
+
+  /** The first `@` or delimiter at or after `start` (a URL end or the text's end if neither comes first). */
+  stopOf(start: number): number {
+    if (start < this.stopFrom || start > this.stop) {
+      const codes = this.codes;
+      let i = start;
+      while (IN_AUTHORITY[codes[i]!] === 0) i++;
+      this.stopFrom = start;
+      this.stop = i;
+    }
+    return this.stop;
+  }
+}
+
 function userinfoRule(s: string): string {
   const spans: number[] = [];
   const reps: string[] = [];
-  const n = s.length;
   SCHEME_END.lastIndex = 0;
   let found = SCHEME_END.exec(s);
   if (found === null) return s;
   const codes = textCodes(s);
+  const scans = new Scans(codes, s.length);
   while (found !== null) {
     const i = found.index;
     const start = i + found[0].length;
-    // The URL: up to whitespace or a quote. Within it, the first `/`, `?` or `#` ends a plain
-    // authority; `@` before it is the userinfo separator (the last one wins).
-    let end = start;
-    let delim = -1;
-    let lastAt = -1;
-    let atBeforeDelim = -1;
-    /** The stops still looked for: the delimiters until the first. */
-    let stops = 3;
-    for (; end < n; end++) {
-      // Past the end: code 0, a URL end.
-      while ((STOPS[codes[end]!]! & stops) === 0) end++;
-      const c = codes[end]!;
-      if (end >= n || isUrlEnd(c)) break;
-      if (c === /* @ */ 64) {
-        lastAt = end;
-        if (delim < 0) atBeforeDelim = end;
-      } else {
-        delim = end;
-        stops = 1;
-      }
-    }
-    // With a userinfo, the host follows the last `@`: the password may hold `@`, `/`, `?`, `#`
-    // (`u:p@s/s?x@db`); a later `@` that was really in the path only masks more. Without an `@`
-    // before the first `/`, `?` or `#`, a colon followed by something that is not a port still
-    // means the delimiter sits inside a password (`user:pa/ss@host`).
+    // The URL: up to whitespace or a quote. With a userinfo, the host follows the last `@`: the
+    // password may hold `@`, `/`, `?`, `#` (`u:p@s/s?x@db`); a later `@` that was really in the
+    // path only masks more.
+    const end = scans.endOf(start);
+    const lastAt = scans.lastAtOf(start);
     let at = -1;
-    if (atBeforeDelim >= 0) at = lastAt;
-    else if (lastAt > delim && delim >= 0 && passwordLike(s, start, delim)) at = lastAt;
+    if (lastAt >= 0) {
+      // `@` before the first `/`, `?` or `#` is the userinfo separator. Without one, a colon
+      // followed by something that is not a port still means the delimiter sits inside a password
+      // (`user:pa/ss@host`).
+      const stop = scans.stopOf(start);
+      if (codes[stop] === /* @ */ 64 || passwordLike(s, start, stop)) at = lastAt;
+    }
     const schemeOk = i > 0 && isAlnum(codes[i - 1]!);
-    if (schemeOk && at > start && !isOneMark(s, start, at)) {
+    const masked = schemeOk && at > start && !isOneMark(s, start, at);
+    if (masked) {
       spans.push(start, at);
       reps.push(M.userinfo);
     }
-    SCHEME_END.lastIndex = Math.max(end, start);
+    // Read on past what is masked; through an authority without userinfo, whose path or query may
+    // hold another URL's, if an `@` follows; past the URL when none does.
+    SCHEME_END.lastIndex = masked ? at : lastAt >= 0 ? start : Math.max(end, start);
     found = SCHEME_END.exec(s);
   }
   return splice(s, spans, reps);

@@ -7,6 +7,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { redactText } from "../../../lib/redact/index.ts";
 import { M } from "../../../lib/redact/marks.ts";
 import { query } from "../../../lib/redact/rules/query.ts";
 import { userinfo } from "../../../lib/redact/rules/userinfo.ts";
@@ -47,9 +48,11 @@ function userinfoByDefinition(s: string): string {
       colon < delim &&
       (/[^0-9]/.test(s.slice(colon + 1, delim)) || colon === start || delim === colon + 1);
     const at = atBeforeDelim ? lastAt : lastAt > delim && delim >= 0 && passwordLike ? lastAt : -1;
-    if (i > 0 && isAlnum(s.charCodeAt(i - 1)) && at > start && !isOneMark(s, start, at))
-      spans.push(start, at);
-    i = s.indexOf("://", Math.max(end, start));
+    const masked = i > 0 && isAlnum(s.charCodeAt(i - 1)) && at > start && !isOneMark(s, start, at);
+    if (masked) spans.push(start, at);
+    // On past the mask; into an authority without userinfo when an `@` follows (another URL's may be
+    // in its path); past the URL otherwise.
+    i = s.indexOf("://", masked ? at : lastAt >= 0 ? start : Math.max(end, start));
   }
   return masked(s, spans, M.userinfo);
 }
@@ -114,6 +117,24 @@ describe("URL rules", () => {
       }),
       { numRuns: 3000 },
     );
+  });
+
+  it.each([
+    [
+      "https://web.archive.org/web/2020/https://u1:A1b2c3@db/x",
+      "https://web.archive.org/web/2020/https://[redacted:userinfo]@db/x",
+    ],
+    ["https://app.example/go?https://u1:A1b2c3@db", "https://app.example/go?https://[redacted:userinfo]@db"],
+    [
+      "https://proxy/fetch/redis://:A1b2c3@cache:6379/0 ok",
+      "https://proxy/fetch/redis://[redacted:userinfo]@cache:6379/0 ok",
+    ],
+    [
+      "see https://a.example/@team then git+ssh://TOKEN1a@github.com/o/r",
+      "see https://a.example/@team then git+ssh://[redacted:userinfo]@github.com/o/r",
+    ],
+  ])("a URL inside another's path or query is read too: %s", (line, expected) => {
+    expect(redactText(line)).toBe(expected);
   });
 
   it("query masks as its definition says", () => {
