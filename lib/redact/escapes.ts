@@ -19,7 +19,8 @@ const isKeyCode = (c: number): boolean =>
   c === /* - */ 45 ||
   c === /* . */ 46;
 
-const hexValue = (c: number): number =>
+/** The value of a hex digit's code, or -1. */
+export const hexValue = (c: number): number =>
   c >= /* 0 */ 48 && c <= /* 9 */ 57
     ? c - 48
     : c >= /* A */ 65 && c <= /* F */ 70

@@ -620,7 +620,48 @@ export const keyValueShapeOf = (forms?: readonly number[]): fc.Arbitrary<Shape> 
 
 export const keyValueShape: fc.Arbitrary<Shape> = keyValueShapeOf();
 
-/** URL authorities: empty user, bare token as user, `@ / ? : #` inside the password. */
+/**
+ * `c` percent-encoded `depth` times (0: as written; 2: `%25XX`), its hex digits in upper or lower
+ * case: how a URL travels as a parameter's value (`next=https%3A%2F%2F…`).
+ */
+export function percentEncoded(c: string, depth: number, upper: boolean): string {
+  if (depth === 0) return c;
+  const hex = c.charCodeAt(0).toString(16).padStart(2, "0");
+  return `${depth === 2 ? "%25" : "%"}${upper ? hex.toUpperCase() : hex}`;
+}
+
+/**
+ * Per character a URL may encode: how deep (0–2, no deeper than the URL's `maxDepth`) and in which
+ * hex case, drawn from `picks` in turn.
+ */
+export const encodingPicks = fc.array(fc.tuple(fc.nat(), fc.boolean()), { minLength: 1, maxLength: 24 });
+
+/**
+ * A URL's pieces `[text, encodable]` as written: each encodable character (`: / ? # @` of the
+ * structure, the password's reserved characters) percent-encoded as `picks` say, to at most
+ * `maxDepth` (0: all as written). A URL whose `://` (pieces `schemeEnd`) holds an encoding is a
+ * parameter's value: its `&` is encoded too (a bare `&` ends it).
+ */
+export function encodeUrl(
+  pieces: ReadonlyArray<readonly [string, boolean]>,
+  schemeEnd: readonly [number, number],
+  maxDepth: number,
+  picks: ReadonlyArray<readonly [number, boolean]>,
+): string[] {
+  const depths = pieces.map(([, encodable], k) =>
+    encodable ? picks[k % picks.length]![0] % (maxDepth + 1) : 0,
+  );
+  const encoded = depths.slice(schemeEnd[0], schemeEnd[1]).some((d) => d > 0);
+  return pieces.map(([c, encodable], k) => {
+    const d = encoded && c === "&" ? Math.max(1, depths[k]!) : depths[k]!;
+    return encodable ? percentEncoded(c, d, picks[k % picks.length]![1]) : c;
+  });
+}
+
+/**
+ * URL authorities: empty user, bare token as user, `@ / ? : #` inside the password; written plain,
+ * with JSON-escaped slashes, or percent-encoded in part or whole, once or twice, in either hex case.
+ */
 export const urlShape: fc.Arbitrary<Shape> = fc
   .tuple(
     fc.constantFrom(
@@ -654,15 +695,41 @@ export const urlShape: fc.Arbitrary<Shape> = fc
       "h/x?y=1",
       "example.com",
     ),
-    fc.constantFrom("", '"', "'", "(", "url="),
-    // Slashes as written, or escaped as JSON encoders that escape `/` write them (PHP's), once or twice.
+    fc.constantFrom("", '"', "'", "(", "url=", "next=", "redirect_uri="),
+    // Slashes as written, or escaped as JSON encoders that escape `/` (PHP's) write them, once or twice.
     fc.constantFrom("/", "\\/", "\\\\\\/"),
+    fc.integer({ min: 0, max: 2 }),
+    encodingPicks,
   )
-  .map(([scheme, form, user, pw, extra, host, quote, slash]) => {
-    const password = pw + extra.map(([p, s]) => p + s).join("");
-    const userinfo =
-      form === 0 ? `:${password}` : form === 1 ? user : form === 2 ? `${user}:${password}` : `${user}:`;
-    const close = quote === "(" ? ")" : quote === "url=" ? "" : quote;
+  .map(([scheme, form, user, pw, extra, host, quote, slash, maxDepth, picks]) => {
+    const reserved = (c: string): [string, boolean] => [c, c.length === 1];
+    const password: Array<[string, boolean]> = [
+      [pw, false],
+      ...extra.flatMap(([p, s]): Array<[string, boolean]> => [reserved(p), [s, false]]),
+    ];
+    const userinfo: Array<[string, boolean]> =
+      form === 0
+        ? [[":", true], ...password]
+        : form === 1
+          ? [[user, false]]
+          : form === 2
+            ? [[user, false], [":", true], ...password]
+            : [
+                [user, false],
+                [":", true],
+              ];
+    const hostPieces = [...host].map((c): [string, boolean] => [c, ":/?".includes(c)]);
+    const pieces: Array<[string, boolean]> = [
+      [scheme, false],
+      [":", true],
+      ["/", true],
+      ["/", true],
+      ...userinfo,
+      ["@", true],
+      ...hostPieces,
+    ];
+    const url = encodeUrl(pieces, [1, 4], maxDepth, picks).join("").replaceAll("/", slash);
+    const close = quote === "(" ? ")" : quote.endsWith("=") ? "" : quote;
     const canaries =
       form === 1
         ? [user]
@@ -672,9 +739,9 @@ export const urlShape: fc.Arbitrary<Shape> = fc
             ? [pw, ...extra.map(([, s]) => s)]
             : [user, pw, ...extra.map(([, s]) => s)];
     return {
-      text: `connecting to ${quote}${`${scheme}://${userinfo}@${host}`.replaceAll("/", slash)}${close} now`,
+      text: `connecting to ${quote}${url}${close} now`,
       canaries,
-      family: `url/${["empty-user", "bare-token", "user-password", "user-only"][form]}`,
+      family: `url/${["empty-user", "bare-token", "user-password", "user-only"][form]}/encoded${maxDepth}`,
     };
   });
 
