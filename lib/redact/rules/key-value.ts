@@ -42,6 +42,16 @@ const WORDS = [
   "sess",
   "pswd",
   "psk",
+  // The word in other languages, as ASCII identifiers spell it (German, Dutch, Portuguese, Spanish,
+  // Polish, Swedish, Finnish, Turkish; French's `mot_de_passe` holds `pass`).
+  "kennwort",
+  "wachtwoord",
+  "senha",
+  "contrasen",
+  "haslo",
+  "losenord",
+  "salasana",
+  "sifre",
 ];
 
 /**
@@ -99,6 +109,18 @@ const SECRET_PARTS = [
   "pswd",
   "privkey",
   "passkey",
+  // Other languages (see WORDS); `Passwort` holds `passw`.
+  "kennwort",
+  "wachtwoord",
+  "senha",
+  "contrasen",
+  "haslo",
+  "losenord",
+  "salasana",
+  "sifre",
+  "motdepasse",
+  "mot_de_passe",
+  "mot-de-passe",
 ];
 
 /**

@@ -157,6 +157,16 @@ const KEY_NAMES = [
   "pswd",
   "wpa_psk",
   "privkey",
+  // Other languages, as ASCII identifiers spell the word.
+  "Kennwort",
+  "wachtwoord",
+  "senha",
+  "contrasena",
+  "mot_de_passe",
+  "haslo",
+  "losenord",
+  "salasana",
+  "sifre",
 ];
 
 const caseOf = (k: string, mode: number): string =>
