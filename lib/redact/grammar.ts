@@ -7,7 +7,7 @@
  * closing quote, and where a run ends is searched once per run of the line (`firstOfClass`).
  */
 import { numericReference } from "./escapes.ts";
-import { opensNextLines, valueOnNextLines } from "./next-lines.ts";
+import { laterLinesValue, mayOpenLaterLines } from "./next-lines.ts";
 import {
   firstMatch,
   firstOfClass,
@@ -693,15 +693,11 @@ function separatedValue(
   const assigned = closed === ke && sep === ke + 1 && s.charCodeAt(ke) === /* = */ 61;
   const colon = sep === j + 1 && s.charCodeAt(j) === /* : */ 58;
   const v = skipBlanks(s, sep);
-  // YAML's value on the lines after its key (`password:\n  v`, `password: |`), once the key is
-  // judged: the lines of a key that names no secret may hold many more such keys.
-  if (
-    colon &&
-    ending === "word" &&
-    opensNextLines(s.charCodeAt(v)) &&
-    (secret === undefined || secret(s, ks, ke))
-  ) {
-    const lines = valueOnNextLines(s, ks, v);
+  // A value on the lines after its key (a here-document, `password = <<EOT`; YAML's `password:\n  v`,
+  // `password: |`), once the key is judged: the lines of a key that names no secret may hold many
+  // more such keys.
+  if (ending === "word" && mayOpenLaterLines(s, v, colon) && (secret === undefined || secret(s, ks, ke))) {
+    const lines = laterLinesValue(s, ks, v, colon);
     if (lines !== null) return lines;
   }
   const properties = ending === "word" ? nodePropertiesEnd(s, v) : v;

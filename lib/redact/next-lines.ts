@@ -20,8 +20,23 @@ const NEXT_LINE_OPENINGS = new Uint8Array(128);
 for (const c of "\n\r\\|>#-") NEXT_LINE_OPENINGS[c.charCodeAt(0)] = 1;
 
 /** Whether `valueOnNextLines` may read a value that starts with the code `c` (an earlier marker too). */
-export const opensNextLines = (c: number): boolean =>
-  c < 128 ? NEXT_LINE_OPENINGS[c] === 1 : isPlaceholder(c);
+const opensNextLines = (c: number): boolean => (c < 128 ? NEXT_LINE_OPENINGS[c] === 1 : isPlaceholder(c));
+
+const opensHereDocument = (s: string, v: number): boolean =>
+  s.charCodeAt(v) === /* < */ 60 && s.charCodeAt(v + 1) === /* < */ 60;
+
+/** Whether a value on later lines may start at `v` (after a `:` when `colon`): a cheap test before `laterLinesValue`. */
+export const mayOpenLaterLines = (s: string, v: number, colon: boolean): boolean =>
+  opensHereDocument(s, v) || (colon && opensNextLines(s.charCodeAt(v)));
+
+/**
+ * The value of the key at `ks` on the lines after it, its separator's blanks ending at `v`: a
+ * here-document after any separator, YAML's lines after a `:` (`colon`); null when there is none.
+ */
+export function laterLinesValue(s: string, ks: number, v: number, colon: boolean): ValueSpan | null {
+  if (opensHereDocument(s, v)) return hereDocumentValue(s, v);
+  return colon && opensNextLines(s.charCodeAt(v)) ? valueOnNextLines(s, ks, v) : null;
+}
 
 const BACKSLASH = 92;
 const isBlank = (c: number): boolean => c === /* space */ 32 || c === /* tab */ 9;
@@ -137,7 +152,7 @@ function pastComment(s: string, i: number): number {
  * text after it on its line is what stripping a message's line breaks leaves
  * (`password: |  v`, `password:- v`): the value is the rest of that line.
  */
-export function valueOnNextLines(s: string, ks: number, v: number): ValueSpan | null {
+function valueOnNextLines(s: string, ks: number, v: number): ValueSpan | null {
   let at = v;
   const c = s.charCodeAt(v);
   if (c === /* | */ 124 || c === /* > */ 62) {
@@ -209,4 +224,73 @@ export function valueOnNextLines(s: string, ks: number, v: number): ValueSpan | 
     value.properties = { start: comment, end: e };
   }
   return value;
+}
+
+/** The longest delimiter word of a here-document read. */
+const DELIMITER_MAX = 64;
+
+const isDelimiterChar = (c: number): boolean =>
+  (c >= /* 0 */ 48 && c <= /* 9 */ 57) ||
+  (c >= /* A */ 65 && c <= /* Z */ 90) ||
+  (c >= /* a */ 97 && c <= /* z */ 122) ||
+  c === /* _ */ 95;
+
+/**
+ * A key's value given as a here-document at `v`, as Terraform/HCL (`password = <<EOT`, `<<-EOT`),
+ * Ruby (`password: <<~EOS`) and PHP (`'password' => <<<'EOT'`) write one: the lines after it, up to
+ * the line that holds its delimiter word alone (blanks around it, and `;`, `,` or `)` after it in
+ * PHP and Ruby), or to the end of the text or its string. Null when no here-document opens at `v`,
+ * or nothing follows it.
+ */
+function hereDocumentValue(s: string, v: number): ValueSpan | null {
+  let i = v + 2;
+  if (s.charCodeAt(i) === /* < */ 60) i++;
+  const sign = s.charCodeAt(i);
+  if (sign === /* - */ 45 || sign === /* ~ */ 126) i++;
+  while (isBlank(s.charCodeAt(i))) i++;
+  // The delimiter may be quoted, its quote escaped in JSON (`<<\"EOT\"`).
+  while (s.charCodeAt(i) === BACKSLASH) i++;
+  const quote = s.charCodeAt(i);
+  if (quote === /* " */ 34 || quote === /* ' */ 39) i++;
+  const word = i;
+  while (i < word + DELIMITER_MAX && isDelimiterChar(s.charCodeAt(i))) i++;
+  if (i === word || (s.charCodeAt(word) >= /* 0 */ 48 && s.charCodeAt(word) <= /* 9 */ 57)) return null;
+  const delimiter = s.slice(word, i);
+  if (quote === /* " */ 34 || quote === /* ' */ 39) {
+    let q = i;
+    while (s.charCodeAt(q) === BACKSLASH) q++;
+    if (s.charCodeAt(q) === quote) i = q + 1;
+  }
+  while (isBlank(s.charCodeAt(i))) i++;
+  const first = lineBreakAt(s, i, -1);
+  if (first < 0) {
+    // More on the opener's line is what stripping a message's breaks leaves (`<<EOTvEOT`): the
+    // value is the rest of that line.
+    const rest = lineStop(s, v, 0);
+    return rest > i ? { start: v, end: rest, quoted: true } : null;
+  }
+  const depth = first % 32;
+  let line = (first - depth) / 32;
+  let end = -1;
+  for (;;) {
+    const text = line + indentAt(s, line);
+    const stop = lineStop(s, text, depth);
+    if (isDelimiterLine(s, text, stop, delimiter)) break;
+    if (stop > line) end = stop;
+    const next = lineBreakAt(s, stop, depth);
+    if (next < 0) break;
+    line = (next - depth) / 32;
+  }
+  const start = (first - depth) / 32;
+  return end > start ? { start, end, quoted: true } : null;
+}
+
+/** Whether the line text from `i` to `stop` is the delimiter alone (then blanks, or PHP's and Ruby's `;`, `,`, `)`). */
+function isDelimiterLine(s: string, i: number, stop: number, delimiter: string): boolean {
+  if (!s.startsWith(delimiter, i)) return false;
+  let k = i + delimiter.length;
+  const c = s.charCodeAt(k);
+  if (c === /* ; */ 59 || c === /* , */ 44 || c === /* ) */ 41) k++;
+  while (isBlank(s.charCodeAt(k))) k++;
+  return k >= stop;
 }

@@ -2,7 +2,7 @@
 
 import { closingQuote, optionalQuote, pastQuote, wordGoesOn } from "../grammar.ts";
 import { M } from "../marks.ts";
-import { opensNextLines, valueOnNextLines } from "../next-lines.ts";
+import { laterLinesValue, mayOpenLaterLines } from "../next-lines.ts";
 import type { Rule } from "../rule.ts";
 import { isAlnum, isOneMark, isSpace, skipBlanks, splice } from "../scan.ts";
 
@@ -23,9 +23,11 @@ function headerRule(s: string): string {
     j = skipBlanks(s, afterKeyQuote);
     const sep = s.charCodeAt(j);
     if (sep !== /* : */ 58 && sep !== /* = */ 61) continue;
-    j = skipBlanks(s, j + 1);
-    // YAML's value on the lines after the name (`Authorization:\n  Bearer v`, `cookie: |`).
-    const lines = sep === /* : */ 58 && opensNextLines(s.charCodeAt(j)) ? valueOnNextLines(s, a, j) : null;
+    // `=>` (Ruby's and PHP's arrays) separates as `=` does.
+    j = skipBlanks(s, sep === /* = */ 61 && s.charCodeAt(j + 1) === /* > */ 62 ? j + 2 : j + 1);
+    // A value on the lines after the name (`Authorization:\n  Bearer v`, `cookie: |`, `cookie = <<EOT`).
+    const colon = sep === /* : */ 58;
+    const lines = mayOpenLaterLines(s, j, colon) ? laterLinesValue(s, a, j, colon) : null;
     if (lines !== null) {
       const { properties } = lines;
       if (properties !== undefined && !isOneMark(s, properties.start, properties.end)) {

@@ -152,6 +152,42 @@ describe("§3a grammars (generated)", () => {
     for (const secret of secrets) expect(out, `${line} → ${out}`).not.toContain(secret);
   });
 
+  it("a key's here-document (HCL `<<EOT`, `<<-EOT`, Ruby `<<~EOS`, PHP `<<<'EOT'`), lines real or escaped", () => {
+    fc.assert(
+      fc.property(
+        keyName,
+        fc.constantFrom(" = ", "=", ": ", " => "),
+        fc.constantFrom("<<", "<<-", "<<~", "<<<"),
+        fc.constantFrom("", "'", '"'),
+        fc.constantFrom("EOF", "EOT", "EOS", "SQL", "END_PW", "X1"),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 4 }), segment, segment), { minLength: 1, maxLength: 3 }),
+        fc.tuple(fc.integer({ min: 0, max: 2 }), fc.constantFrom("", ";", ",")),
+        fc.constantFrom("\n", "\r\n"),
+        fc.integer({ min: 0, max: 2 }),
+        fc.stringMatching(/^[a-z]{7,10}$/),
+        (key, sep, opener, quote, word, lines, [pad, after], lineBreak, depth, keep) => {
+          const body = lines.map(([indent, a, b]) => `${" ".repeat(indent)}${a} ${b}`);
+          const text = [
+            `${key}${sep}${opener}${quote}${word}${quote}`,
+            ...body,
+            `${" ".repeat(pad)}${word}${after}`,
+            `user = ${keep}`,
+          ].join(lineBreak);
+          const written = escapeDepth(text, depth, false);
+          const out = redactText(written);
+          const shape = {
+            text: written,
+            canaries: lines.flatMap(([, a, b]) => [a, b]),
+            family: "here-document",
+          };
+          const why = `${JSON.stringify(written)} → ${JSON.stringify(out)}`;
+          expect(leaks([shape], out), why).toEqual([]);
+          expect(out, why).toContain(`user = ${keep}`);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
   it("a Go MySQL data source name's user and password (`user:password@tcp(db:3306)/app`), however written", () => {
     const passwordChar = fc.constantFrom("@", ":", "/", "=", "!", "#", "%", "(", "&", "?");
     fc.assert(
