@@ -26,6 +26,21 @@ const MAX_KEY = 128;
 /** The letters of the escapes that end a line or a field: `\n`, `\r`, `\t`. */
 const isEscapeLetter = (c: number): boolean => c === /* n */ 110 || c === /* r */ 114 || c === /* t */ 116;
 
+/**
+ * The word in other languages, as ASCII identifiers spell it (German, Dutch, Portuguese, Spanish,
+ * Polish, Swedish, Finnish, Turkish; French's `mot_de_passe` holds `pass`): trigger words and key parts.
+ */
+const OTHER_LANGUAGES = [
+  "kennwort",
+  "wachtwoord",
+  "senha",
+  "contrasen",
+  "haslo",
+  "losenord",
+  "salasana",
+  "sifre",
+];
+
 /** The words that may make a key secret-named: the rule's triggers, each the start of a candidate. */
 const WORDS = [
   "pass",
@@ -42,16 +57,7 @@ const WORDS = [
   "sess",
   "pswd",
   "psk",
-  // The word in other languages, as ASCII identifiers spell it (German, Dutch, Portuguese, Spanish,
-  // Polish, Swedish, Finnish, Turkish; French's `mot_de_passe` holds `pass`).
-  "kennwort",
-  "wachtwoord",
-  "senha",
-  "contrasen",
-  "haslo",
-  "losenord",
-  "salasana",
-  "sifre",
+  ...OTHER_LANGUAGES,
 ];
 
 /**
@@ -109,15 +115,8 @@ const SECRET_PARTS = [
   "pswd",
   "privkey",
   "passkey",
-  // Other languages (see WORDS); `Passwort` holds `passw`.
-  "kennwort",
-  "wachtwoord",
-  "senha",
-  "contrasen",
-  "haslo",
-  "losenord",
-  "salasana",
-  "sifre",
+  // Other languages (`Passwort` holds `passw`).
+  ...OTHER_LANGUAGES,
   "motdepasse",
   "mot_de_passe",
   "mot-de-passe",

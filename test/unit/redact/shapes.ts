@@ -668,6 +668,42 @@ export function encodeUrl(
   });
 }
 
+/** A URL's pieces: its scheme, `://`, the userinfo, `@` and the host, whose characters in `structure` an encoder may encode. */
+export const urlPieces = (
+  scheme: string,
+  userinfo: Array<[string, boolean]>,
+  host: string,
+  structure: string,
+): Array<[string, boolean]> => [
+  [scheme, false],
+  [":", true],
+  ["/", true],
+  ["/", true],
+  ...userinfo,
+  ["@", true],
+  ...[...host].map((c): [string, boolean] => [c, structure.includes(c)]),
+];
+
+/**
+ * A userinfo's pieces, each with whether it is structure an encoder may encode (`:`) or text, in
+ * the form `form` picks: an empty user (0), a bare user (1), user and password (2), user and `:` (3).
+ */
+export const userinfoPieces = (
+  form: number,
+  user: string,
+  password: Array<[string, boolean]>,
+): Array<[string, boolean]> =>
+  form === 0
+    ? [[":", true], ...password]
+    : form === 1
+      ? [[user, false]]
+      : form === 2
+        ? [[user, false], [":", true], ...password]
+        : [
+            [user, false],
+            [":", true],
+          ];
+
 /**
  * URL authorities: empty user, bare token as user, `@ / ? : #` inside the password; written plain,
  * with JSON-escaped slashes, or percent-encoded in part or whole, once or twice, in either hex case.
@@ -717,27 +753,8 @@ export const urlShape: fc.Arbitrary<Shape> = fc
       [pw, false],
       ...extra.flatMap(([p, s]): Array<[string, boolean]> => [reserved(p), [s, false]]),
     ];
-    const userinfo: Array<[string, boolean]> =
-      form === 0
-        ? [[":", true], ...password]
-        : form === 1
-          ? [[user, false]]
-          : form === 2
-            ? [[user, false], [":", true], ...password]
-            : [
-                [user, false],
-                [":", true],
-              ];
-    const hostPieces = [...host].map((c): [string, boolean] => [c, ":/?".includes(c)]);
-    const pieces: Array<[string, boolean]> = [
-      [scheme, false],
-      [":", true],
-      ["/", true],
-      ["/", true],
-      ...userinfo,
-      ["@", true],
-      ...hostPieces,
-    ];
+    const userinfo = userinfoPieces(form, user, password);
+    const pieces = urlPieces(scheme, userinfo, host, ":/?");
     const url = encodeUrl(pieces, [1, 4], maxDepth, picks).join("").replaceAll("/", slash);
     const close = quote === "(" ? ")" : quote.endsWith("=") ? "" : quote;
     const canaries =

@@ -9,7 +9,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { redactText } from "../../../lib/redact/index.ts";
-import { encodeUrl, encodingPicks, percentEncoded, segment } from "./shapes.ts";
+import { encodeUrl, encodingPicks, percentEncoded, segment, urlPieces, userinfoPieces } from "./shapes.ts";
 
 const MARKER = "[redacted:userinfo]";
 const SCHEMES = ["https", "http", "postgres", "redis", "mongodb+srv", "amqp", "git+ssh", "s3"];
@@ -65,26 +65,8 @@ const encodedUrl = fc
         ],
       ),
     ];
-    const userinfo: Array<[string, boolean]> =
-      form === 0
-        ? [[":", true], ...password]
-        : form === 1
-          ? [[user, false]]
-          : form === 2
-            ? [[user, false], [":", true], ...password]
-            : [
-                [user, false],
-                [":", true],
-              ];
-    const pieces: Array<[string, boolean]> = [
-      [scheme, false],
-      [":", true],
-      ["/", true],
-      ["/", true],
-      ...userinfo,
-      ["@", true],
-      ...[...host].map((c): [string, boolean] => [c, c === ":" || c === "/"]),
-    ];
+    const userinfo = userinfoPieces(form, user, password);
+    const pieces = urlPieces(scheme, userinfo, host, ":/");
     const written = encodeUrl(pieces, [1, 4], maxDepth, picks).map((w) => w.replaceAll("/", slash));
     const secrets =
       form === 1 || form === 3 ? [user] : [...(form === 2 ? [user] : []), pw, ...extra.map(([, s]) => s)];
