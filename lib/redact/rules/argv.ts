@@ -765,11 +765,16 @@ export const argv: Rule = {
     // secrets follow no flag above. Few words, and sharing first characters with the others: each
     // first character a group adds slows the confirming scan on random text.
     ...["passwd", "-w"],
-    // Secret stores fed through a pipe or a flag, and PowerShell's secure strings.
-    ...["secret", "--value", "vercel", "securestring"],
+    // Secret stores fed through a pipe or a flag (`--value`: under `--`), and PowerShell's secure strings.
+    ...["secret", "vercel", "securestring"],
     // `cargo login`, whose token is its argument or read from stdin; NuGet's API keys; Poetry's
     // stored credentials; curl's certificate passphrases and cookies.
     ...["cargo", "nuget", "poetry", "curl"],
+    // HTTPie's and xh's `-a` in a cluster (`http -va u:v`: no `-a` in it), their options after their
+    // names (`http -`, `https -`, `xhs -`, `xh -`). Not `http`: `htt` is in every URL; a blank and a
+    // dash are in no URL, nor in base64. First characters the other words have, but `x`: each new one
+    // slows the confirming scan on random text.
+    ...["p -", "s -", "xh -"],
   ],
   apply: argvRule,
 };
