@@ -2,7 +2,7 @@
  * `argv`: command-line secrets (`--password v`, `-u user:pass`, `curl -U`, `curl -E cert:pass`,
  * `http -a`, `mysql -pSECRET`, `redis-cli -a`, `sshpass -p`, `vault login TOKEN`, `docker login -p`,
  * `twine upload -p`, `cargo login TOKEN`, `openssl -k`, `-passin pass:…`, `ldapsearch -w`,
- * `htpasswd -b`, what is echoed or redirected into `--password-stdin` or `chpasswd`…), the values
+ * `htpasswd -b`, what is echoed or redirected into `--password-stdin`, `chpasswd` or `sudo -S`…), the values
  * given to secret stores (`gh secret set --body`, `az keyvault secret set --value`, what is piped
  * into `docker secret create`…) and to PowerShell's `ConvertTo-SecureString`, while ordinary flags
  * survive (`mkdir -p`, `sort -u`).
@@ -100,12 +100,25 @@ const HTPASSWD = /\bhtpasswd\b/g;
  * one. Logins read a token there (`gh auth login --with-token`, `glab auth login --stdin`, `vault
  * login -`, `cargo login` without its token); secret stores read the secret there when no value is
  * given (`gh secret set NAME`, `wrangler secret put`, `docker secret create NAME -`, `gcloud
- * secrets create|versions add … --data-file=-`, `vercel env add`).
+ * secrets create|versions add … --data-file=-`, `vercel env add`); GnuPG reads its passphrase from
+ * descriptor 0 (`--passphrase-fd 0`). `sudo` is judged where found (`readerIn`): it reads its
+ * password there with `-S`.
  */
 const STDIN_READERS =
-  /--password-stdin|--with-token|\bchpasswd\b|\bpasswd\s+--stdin\b|\b(?:auth|vault|cargo)\s+login\b|\bsecrets?\s+(?:set|put|create|add|import)\b|\bsecrets\s+versions\s+add\b|\bvercel\s+env\s+add\b/g;
+  /--password-stdin|--with-token|\bchpasswd\b|\bpasswd\s+--stdin\b|\b(?:auth|vault|cargo)\s+login\b|\bsecrets?\s+(?:set|put|create|add|import)\b|\bsecrets\s+versions\s+add\b|\bvercel\s+env\s+add\b|--passphrase-fd[ =]0\b|\bsudo\b/g;
 /** Where the first of `STDIN_READERS` at or after an index starts (-1: none), remembered. */
 const readerAt = firstMatch(STDIN_READERS);
+/**
+ * sudo's short options that take a value (`-u root`, `-uroot`: in a cluster, the letters after one
+ * are its value, so `-uS` runs as user `S`), and its long ones when not given after `=` (getopt
+ * takes any unambiguous prefix of a long option: `--user`, `--us`). `-h` takes one only attached
+ * (`-hhost`), or as a word of its own after `-h` alone.
+ */
+const SUDO_VALUE_LETTERS = "aCcDgpRrTtUu";
+const SUDO_VALUE_OPTIONS = [
+  ...["auth-type", "chdir", "chroot", "close-from", "command-timeout", "group", "host"],
+  ...["login-class", "other-user", "prompt", "role", "type", "user"],
+];
 /** Secret stores whose flag takes the secret itself: GitHub's `--body`/`-b`, Azure's and SSM's `--value`. */
 const GH_SECRET = /\bgh\s+secret\s+set\b/g;
 const GH_SECRET_BODY = /\s(?:--body|-b)(?=[= ])/g;
@@ -162,7 +175,7 @@ const SECURE_STRING = /\bConvertTo-SecureString\b/gi;
  * most text names none of them, and each check after it is a look-up instead of a search.
  */
 const COMMAND_WORDS =
-  /\b(?:mysql|mariadb|(?:redis|valkey|keydb)-cli|sshpass|vault|login|openssl|mongo|sqlcmd|bcp|osql|rabbitmqctl|[Aa][Uu][Tt][Hh]\b|stdin|chpasswd|htpasswd|ldap|zip|unzip|7z|mosquitto|useradd|usermod|smb|rpcclient|pass:|secrets?\s+(?:set|put|create|add|import|versions)|vercel|ssm|[Ss][Ee][Cc][Uu][Rr][Ee][Ss][Tt][Rr][Ii][Nn][Gg]|twine|poetry|publish|cargo|[Nn][Uu][Gg][Ee][Tt]|[Cc][Uu][Rr][Ll]|[Hh][Tt][Tt][Pp](?:[Ss](?=[ \t])|[Ii][Ee]|(?=[ \t]))|[Xx][Hh][Ss]?(?=[ \t]))/g;
+  /\b(?:mysql|mariadb|(?:redis|valkey|keydb)-cli|sshpass|vault|login|openssl|mongo|sqlcmd|bcp|osql|rabbitmqctl|[Aa][Uu][Tt][Hh]\b|stdin|chpasswd|sudo|passphrase-fd|htpasswd|ldap|zip|unzip|7z|mosquitto|useradd|usermod|smb|rpcclient|pass:|secrets?\s+(?:set|put|create|add|import|versions)|vercel|ssm|[Ss][Ee][Cc][Uu][Rr][Ee][Ss][Tt][Rr][Ii][Nn][Gg]|twine|poetry|publish|cargo|[Nn][Uu][Gg][Ee][Tt]|[Cc][Uu][Rr][Ll]|[Hh][Tt][Tt][Pp](?:[Ss](?=[ \t])|[Ii][Ee]|(?=[ \t]))|[Xx][Hh][Ss]?(?=[ \t]))/g;
 
 /** Command words looked up by one name whatever their case or fork (lower case → name). */
 const ALIASES = new Map([
@@ -337,11 +350,90 @@ function addWord(s: string, a: number, b: number, add: (start: number, end: numb
   return add(a, b);
 }
 
-/** Whether one of `STDIN_READERS` starts in `[a, b)`. */
+/** Whether one of `STDIN_READERS` starts in `[a, b)`: `sudo` only where it reads its password there (`-S`). */
 function readerIn(s: string, a: number, b: number): boolean {
-  const r = readerAt(s, a);
-  return r >= 0 && r < b;
+  for (let r = readerAt(s, a); r >= 0 && r < b; r = readerAt(s, r + 1))
+    if (!wordAt(s, r, "sudo") || sudoReadsStdin(s, r + 4, b)) return true;
+  return false;
 }
+
+/**
+ * Whether the `sudo` whose name ends at `i` reads its password from stdin: `-S` among its options,
+ * alone or in a cluster (`-kS`, `-Sk`; not as a value: `-uS` runs as user `S`), or `--stdin` (or a
+ * prefix getopt takes for it: `--std`). Its options end at its command (`sudo pacman -S` is
+ * pacman's), at `--`, or where the command does (or at `b`); `VAR=value` and redirections among them
+ * are passed. A cluster is letters: what follows them is none of its options (`-s\n…`, a JSON
+ * string's line break).
+ */
+function sudoReadsStdin(s: string, i: number, b: number): boolean {
+  if (i < s.length && !isSpace(s.charCodeAt(i))) return false;
+  const stop = Math.min(commandEnd(s, i), b);
+  /** Whether the word at `w` is an option's value: not one that starts another option (`-p -S`). */
+  const valueAt = (w: number): boolean => w < stop && s.charCodeAt(w) !== /* - */ 45;
+  for (let w = skipBlanks(s, i); w < stop; w = skipBlanks(s, w)) {
+    if (isOperatorAt(s, w)) {
+      w = redirectionEnd(s, w, stop);
+      continue;
+    }
+    const end = Math.min(wordEnd(s, w), stop);
+    if (end <= w) return false;
+    if (s.charCodeAt(w) !== /* - */ 45) {
+      // An environment variable passed on (`sudo PGPASSWORD=x -S …`); any other word is the command.
+      if (s.charCodeAt(w) === /* slash */ 47 || indexIn(s, /* = */ 61, w, end) < 0) return false;
+      w = end;
+      continue;
+    }
+    if (s.charCodeAt(w + 1) === /* - */ 45) {
+      // The name, to a character no name holds (`--std"` at a JSON string's close).
+      let k = w + 2;
+      while (k < end && (isLetter(s.charCodeAt(k)) || s.charCodeAt(k) === /* - */ 45)) k++;
+      const name = s.slice(w + 2, k);
+      if (k === end && name === "") return false;
+      if (name.length >= 2 && "stdin".startsWith(name)) return true;
+      w = end;
+      const assigned = s.charCodeAt(k) === /* = */ 61;
+      if (!assigned && SUDO_VALUE_OPTIONS.some((o) => o.startsWith(name)) && valueAt(skipBlanks(s, end)))
+        w = wordEnd(s, skipBlanks(s, end));
+      continue;
+    }
+    for (let k = w + 1; k < end && isLetter(s.charCodeAt(k)); k++) {
+      const c = s[k]!;
+      if (c === "S") return true;
+      const last = k + 1 === end;
+      // A value: the cluster's rest, or the next word (`-h`'s only after `-h` alone).
+      if (SUDO_VALUE_LETTERS.includes(c) || (c === "h" && last && k === w + 1)) {
+        const v = skipBlanks(s, end);
+        if (last && valueAt(v)) w = wordEnd(s, v);
+        break;
+      }
+      if (c === "h") break;
+    }
+    w = Math.max(w, end);
+  }
+  return false;
+}
+
+/**
+ * Where a redirection at `i` ends, with its word (`<<< v`, `2>&1`, `>/dev/null`, `<<EOF`): a process
+ * substitution (`< <(echo v)`) at its close.
+ */
+function redirectionEnd(s: string, i: number, stop: number): number {
+  let k = i;
+  while (k < stop && isDigit(s.charCodeAt(k))) k++;
+  for (let c = s.charCodeAt(k); k < stop && (c === /* < */ 60 || c === /* > */ 62 || c === /* & */ 38); )
+    c = s.charCodeAt(++k);
+  if (k < stop && isSpace(s.charCodeAt(k))) k = skipBlanks(s, k);
+  if (
+    s.charCodeAt(k) === /* ( */ 40 ||
+    (s.charCodeAt(k) === /* < */ 60 && s.charCodeAt(k + 1) === /* ( */ 40)
+  ) {
+    const close = structureClose(s, s.charCodeAt(k) === /* ( */ 40 ? k : k + 1);
+    return close < 0 ? stop : close + 1;
+  }
+  return k < stop ? Math.max(k + 1, Math.min(wordEnd(s, k), stop)) : stop;
+}
+
+const isDigit = (c: number): boolean => c >= /* 0 */ 48 && c <= /* 9 */ 57;
 
 /** Whether a single `|` (a pipe, not `||`) is at `i`. */
 const isPipeAt = (s: string, i: number): boolean =>
@@ -604,7 +696,7 @@ function argvRule(s: string): string {
   }
   // Inside each `redis-cli` command.
   eachFlagOf(REDIS, REDIS_AUTH, named("AUTH") && named("redis-cli"), (v) => authWords(v, false));
-  if (named("stdin", "chpasswd", "secret", "vercel", "login")) {
+  if (named("stdin", "chpasswd", "secret", "vercel", "login", "sudo", "passphrase-fd")) {
     // First, so that an echo in a substitution piped on (`cat < <(echo v) | …`) is masked inside it.
     redirectedInputs(s, add);
     // What is echoed into a pipe, if a command after it reads a password from stdin.
@@ -614,11 +706,10 @@ function argvRule(s: string): string {
       const pipe = echoEnd(s, v);
       ECHO.lastIndex = pipe + 1;
       if (!isPipeAt(s, pipe)) continue;
-      const reader = readerAt(s, pipe);
-      if (reader < 0) break;
+      if (readerAt(s, pipe) < 0) break;
       let end = pipe;
       while (end > v && isSpace(s.charCodeAt(end - 1))) end--;
-      if (reader < commandEnd(s, pipe + 1) && end > v && !isOneMark(s, v, end)) add(v, end);
+      if (end > v && !isOneMark(s, v, end) && readerIn(s, pipe + 1, commandEnd(s, pipe + 1))) add(v, end);
     }
   }
   attachedValuesAfter(SSHPASS, SSHPASS_P, named("sshpass"));
@@ -770,11 +861,11 @@ export const argv: Rule = {
     // `cargo login`, whose token is its argument or read from stdin; NuGet's API keys; Poetry's
     // stored credentials; curl's certificate passphrases and cookies.
     ...["cargo", "nuget", "poetry", "curl"],
-    // HTTPie's and xh's `-a` in a cluster (`http -va u:v`: no `-a` in it), their options after their
-    // names (`http -`, `https -`, `xhs -`, `xh -`). Not `http`: `htt` is in every URL; a blank and a
-    // dash are in no URL, nor in base64. First characters the other words have, but `x`: each new one
-    // slows the confirming scan on random text.
-    ...["p -", "s -", "xh -"],
+    // `sudo -S`, fed its password; HTTPie's and xh's `-a` in a cluster (`http -va u:v`: no `-a` in
+    // it), their options after their names (`http -`, `https -`, `xhs -`, `xh -`). Not `http`: `htt`
+    // is in every URL; a blank and a dash are in no URL, nor in base64. First characters the other
+    // words have, but `x`: each new one slows the confirming scan on random text.
+    ...["sudo", "p -", "s -", "xh -"],
   ],
   apply: argvRule,
 };

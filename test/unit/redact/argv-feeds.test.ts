@@ -3,7 +3,9 @@
  * quoting, random blanks, the places a command sits on a line), each with near misses that stay byte
  * for byte:
  * - HTTPie's and xh's `-a` at the end of a cluster (`http -va u:v`, spaced or attached); not a user
- *   without a password, nor `a` taking another value (`-av`).
+ *   without a password, nor `a` taking another value (`-av`);
+ * - `sudo -S`, which reads its password from stdin, fed every way (its options clustered, spelled
+ *   long or after others that take a value); not `sudo -s`, `sudo pacman -S`, `-uS` (user `S`).
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -16,7 +18,9 @@ import {
   context,
   leavesEach,
   masksEach,
+  secretWord,
   secretWordAfter,
+  type Word,
 } from "./argv-words.ts";
 import { segment } from "./shapes.ts";
 
@@ -82,6 +86,100 @@ describe("argv: HTTPie's and xh's -a at the end of a cluster", () => {
     ["xh -vaalice:hunter2xyz example.org", "xh -va[redacted:argv] example.org"],
     // Near misses.
     ["http -va alice example.org", "http -va alice example.org"],
+  ])("%s", (line, expected) => {
+    expect(redactText(line)).toBe(expected);
+  });
+});
+
+/** `sudo` reading its password from stdin, as its name and options before its command, and the command it runs. */
+const SUDO_S = [
+  "sudo -S",
+  "sudo --stdin",
+  "sudo --std",
+  "sudo -kS",
+  "sudo -Sk",
+  "sudo -ES",
+  "sudo -nSE",
+  "sudo -S -p ''",
+  'sudo -p "" -S',
+  "sudo -u root -S",
+  "sudo -uroot -S",
+  "sudo -g wheel -kS",
+  "sudo --user=deploy --stdin",
+  "sudo --user deploy -S",
+  "sudo -u app PGHOST=db -S",
+  "sudo -h -S",
+  "/usr/bin/sudo -S",
+];
+const SUDO_COMMANDS = ["apt-get update", "-v", "systemctl restart app", "tee /etc/app.env", "-u app id", ""];
+
+/** sudo without `-S`, or with an `S` that is no option of its own: it reads no password from stdin. */
+const SUDO_NO_STDIN = [
+  "sudo -s",
+  "sudo -i",
+  "sudo -u postgres psql",
+  "sudo pacman -S vim",
+  "sudo -uS id",
+  "sudo -hS id",
+  "sudo -E env",
+  "sudo -- -S",
+  "sudo tee /etc/motd",
+];
+
+/** How a line feeds `input` (a shell word) to a command, before or after the command (`cmd`). */
+const FEEDS: Array<(cmd: string, v: string, b: string) => string> = [
+  (c, v, b) => `echo${b}${v}${b}|${b}${c}`,
+  (c, v) => `echo -n ${v}|${c}`,
+  (c, v, b) => `printf${b}'%s\\n'${b}${v} | ${c}`,
+  (c, v, b) => `${c}${b}<<<${b}${v}`,
+  (c, v, b) => `${c} < <(echo${b}${v})`,
+  (c, v, b) => `cat${b}<<<${b}${v} | ${c}`,
+];
+
+/** A line where `sudo` (one of `forms`) is fed a word, in one of the contexts. */
+const sudoFed = (forms: string[], input: fc.Arbitrary<Word>, at: fc.Arbitrary<number>) =>
+  fc
+    .tuple(
+      fc.constantFrom(...forms),
+      fc.constantFrom(...SUDO_COMMANDS),
+      input,
+      fc.integer({ min: 0, max: FEEDS.length - 1 }),
+      blank,
+      at,
+    )
+    .map(([form, command, word, feed, b, where]) => {
+      const sudo = form.replace("sudo ", `sudo${b}`);
+      return {
+        text: CONTEXTS[where]!(FEEDS[feed]!(`${sudo}${command === "" ? "" : ` ${command}`}`, word.text, b)),
+        canaries: word.canaries,
+        family: `sudo/${sudo}/${feed}`,
+      };
+    });
+
+describe("argv: sudo -S, fed its password", () => {
+  it("is masked whole: echoed, a here-string, a process substitution (generated)", () => {
+    masksEach(sudoFed(SUDO_S, secretWord, context), 1200);
+  });
+
+  it("stays byte for byte where sudo reads no password from stdin (generated near misses)", () => {
+    leavesEach(
+      sudoFed(SUDO_NO_STDIN, secretWord, closedContext).map((shape) => shape.text),
+      600,
+    );
+  });
+
+  it.each([
+    ["echo hunter2xyz | sudo -S apt update", "echo [redacted:argv] | sudo -S apt update"],
+    ["printf '%s\\n' hunter2xyz | sudo -kS cmd", "printf [redacted:argv] | sudo -kS cmd"],
+    ["echo hunter2xyz | sudo --stdin cmd", "echo [redacted:argv] | sudo --stdin cmd"],
+    ["echo hunter2xyz | sudo -Sk cmd", "echo [redacted:argv] | sudo -Sk cmd"],
+    ["sudo -S cmd <<< hunter2xyz", "sudo -S cmd <<< [redacted:argv]"],
+    ["sudo -S cmd < <(echo hunter2xyz)", "sudo -S cmd < <(echo [redacted:argv])"],
+    // Near misses.
+    ["sudo -s", "sudo -s"],
+    ["sudo -u postgres psql", "sudo -u postgres psql"],
+    ["echo hunter2xyz | sudo pacman -S vim", "echo hunter2xyz | sudo pacman -S vim"],
+    ["echo hunter2xyz | sudo -uS id", "echo hunter2xyz | sudo -uS id"],
   ])("%s", (line, expected) => {
     expect(redactText(line)).toBe(expected);
   });
