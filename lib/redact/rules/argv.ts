@@ -2,7 +2,8 @@
  * `argv`: command-line secrets (`--password v`, `-u user:pass`, `curl -U`, `curl -E cert:pass`,
  * `http -a`, `mysql -pSECRET`, `redis-cli -a`, `sshpass -p`, `vault login TOKEN`, `docker login -p`,
  * `twine upload -p`, `cargo login TOKEN`, `openssl -k`, `-passin pass:…`, `ldapsearch -w`,
- * `htpasswd -b`, what is echoed or redirected into `--password-stdin`, `chpasswd` or `sudo -S`…), the values
+ * `htpasswd -b`, what is echoed or redirected into `--password-stdin`, `chpasswd` or `sudo -S`…,
+ * what a process substitution echoes into `--password-file`), the values
  * given to secret stores (`gh secret set --body`, `az keyvault secret set --value`, what is piped
  * into `docker secret create`…) and to PowerShell's `ConvertTo-SecureString`, while ordinary flags
  * survive (`mkdir -p`, `sort -u`).
@@ -70,8 +71,8 @@ const MONITOR_AUTH = /"AUTH"[ \t]+/gi;
 const PROMPT_AUTH = /:\d+(?:\[\d+\])?>[ \t]*AUTH[ \t]+/gi;
 /** `echo v | … --password-stdin`: what is echoed into a login that reads its password from stdin. */
 const ECHO = /\b(?:echo|printf)[ \t]+(?:-[a-zA-Z]+[ \t]+)*/g;
-/** The same at the start of a process substitution's body (`< <(echo v)`). */
-const ECHO_AT = /(?:echo|printf)[ \t]+(?:-[a-zA-Z]+[ \t]+)*/y;
+/** The same at the start of a process substitution's body (`< <(echo v)`), and `cat` fed a here-string. */
+const ECHO_AT = /(?:echo|printf)[ \t]+(?:-[a-zA-Z]+[ \t]+)*|cat[ \t]*<<<[ \t]*/y;
 /** Input redirected from the text itself: a here-string (`<<< v`), a process substitution (`< <(…)`). */
 const REDIRECTED_INPUT = /<<<|<\(/g;
 /** OpenLDAP's clients take the bind password as `-w v` (or `-wv`); `ldappasswd` also `-a old`, `-s new`. */
@@ -101,11 +102,12 @@ const HTPASSWD = /\bhtpasswd\b/g;
  * login -`, `cargo login` without its token); secret stores read the secret there when no value is
  * given (`gh secret set NAME`, `wrangler secret put`, `docker secret create NAME -`, `gcloud
  * secrets create|versions add … --data-file=-`, `vercel env add`); GnuPG reads its passphrase from
- * descriptor 0 (`--passphrase-fd 0`). `sudo` is judged where found (`readerIn`): it reads its
- * password there with `-S`.
+ * descriptor 0 (`--passphrase-fd 0`). Two are judged where found (`readerIn`): `sudo` reads its
+ * password there with `-S`, and `/dev/stdin` is a secret when a flag names a secret file
+ * (`--password-file=/dev/stdin`).
  */
 const STDIN_READERS =
-  /--password-stdin|--with-token|\bchpasswd\b|\bpasswd\s+--stdin\b|\b(?:auth|vault|cargo)\s+login\b|\bsecrets?\s+(?:set|put|create|add|import)\b|\bsecrets\s+versions\s+add\b|\bvercel\s+env\s+add\b|--passphrase-fd[ =]0\b|\bsudo\b/g;
+  /--password-stdin|--with-token|\bchpasswd\b|\bpasswd\s+--stdin\b|\b(?:auth|vault|cargo)\s+login\b|\bsecrets?\s+(?:set|put|create|add|import)\b|\bsecrets\s+versions\s+add\b|\bvercel\s+env\s+add\b|--passphrase-fd[ =]0\b|\bsudo\b|\/dev\/stdin\b/g;
 /** Where the first of `STDIN_READERS` at or after an index starts (-1: none), remembered. */
 const readerAt = firstMatch(STDIN_READERS);
 /**
@@ -119,6 +121,10 @@ const SUDO_VALUE_OPTIONS = [
   ...["auth-type", "chdir", "chroot", "close-from", "command-timeout", "group", "host"],
   ...["login-class", "other-user", "prompt", "role", "type", "user"],
 ];
+/** A flag's name, and a file argument's key, naming a secret (`--password-file`, `--from-file=token=`). */
+const SECRET_FILE_WORDS = /pass|token|secret|key|cred|auth|netrc|cookie/;
+/** How far back a flag naming a secret file is looked for: longer words are none. */
+const FLAG_MAX = 64;
 /** Secret stores whose flag takes the secret itself: GitHub's `--body`/`-b`, Azure's and SSM's `--value`. */
 const GH_SECRET = /\bgh\s+secret\s+set\b/g;
 const GH_SECRET_BODY = /\s(?:--body|-b)(?=[= ])/g;
@@ -350,10 +356,16 @@ function addWord(s: string, a: number, b: number, add: (start: number, end: numb
   return add(a, b);
 }
 
-/** Whether one of `STDIN_READERS` starts in `[a, b)`: `sudo` only where it reads its password there (`-S`). */
+/**
+ * Whether one of `STDIN_READERS` starts in `[a, b)`: `sudo` only where it reads its password there
+ * (`-S`), `/dev/stdin` only as a file a flag names a secret's.
+ */
 function readerIn(s: string, a: number, b: number): boolean {
-  for (let r = readerAt(s, a); r >= 0 && r < b; r = readerAt(s, r + 1))
-    if (!wordAt(s, r, "sudo") || sudoReadsStdin(s, r + 4, b)) return true;
+  for (let r = readerAt(s, a); r >= 0 && r < b; r = readerAt(s, r + 1)) {
+    if (wordAt(s, r, "sudo")) {
+      if (sudoReadsStdin(s, r + 4, b)) return true;
+    } else if (s.charCodeAt(r) !== /* slash */ 47 || namesSecretFileAt(s, r)) return true;
+  }
   return false;
 }
 
@@ -435,6 +447,29 @@ function redirectionEnd(s: string, i: number, stop: number): number {
 
 const isDigit = (c: number): boolean => c >= /* 0 */ 48 && c <= /* 9 */ 57;
 
+/**
+ * Whether a flag names a secret file right before `at`, where a file argument starts: the flag word
+ * before it (`--password-file <(…)`), or the word it is part of (`--token-file=<(…)`,
+ * `--password-file=/dev/stdin`, kubectl's `--from-file=password=/dev/stdin`). Its name ends in `file`
+ * and it, or the file's key, holds a secret's word (`--passwordfile`, `--vault-password-file`,
+ * `--secret-file`, `--authfile`); `--config-file`, `--profile` name none.
+ */
+function namesSecretFileAt(s: string, at: number): boolean {
+  let e = at;
+  while (
+    e > 0 &&
+    at - e < FLAG_MAX &&
+    (s.charCodeAt(e - 1) === /* space */ 32 || s.charCodeAt(e - 1) === /* tab */ 9)
+  )
+    e--;
+  let b = e;
+  while (b > 0 && e - b < FLAG_MAX && !isSpace(s.charCodeAt(b - 1))) b--;
+  if ((b > 0 && !isSpace(s.charCodeAt(b - 1))) || s.charCodeAt(b) !== /* - */ 45) return false;
+  const flag = s.slice(b, e).toLowerCase();
+  const eq = flag.indexOf("=");
+  return (eq < 0 ? flag : flag.slice(0, eq)).endsWith("file") && SECRET_FILE_WORDS.test(flag);
+}
+
 /** Whether a single `|` (a pipe, not `||`) is at `i`. */
 const isPipeAt = (s: string, i: number): boolean =>
   s.charCodeAt(i) === /* | */ 124 && s.charCodeAt(i + 1) !== /* | */ 124;
@@ -478,16 +513,19 @@ function echoEnd(s: string, v: number): number {
   return s.length;
 }
 
-/**
- * After a process substitution's `(` at `open` (its `<` at `lt`), redirected into a command
- * (`< <(echo v)`, not a file argument: `diff <(…) <(…)`), the words its `echo` or `printf` writes,
- * up to the substitution's close (or the end of its line): their start and end, and where the
- * substitution ends. Null for another substitution.
- */
-function substitutedEcho(s: string, lt: number, open: number): [number, number, number] | null {
+/** Whether the process substitution whose `<` is at `lt` is redirected into a command (`< <(…)`), not a file argument (`diff <(…) <(…)`). */
+function isRedirectedAt(s: string, lt: number): boolean {
   let k = lt - 1;
   while (k >= 0 && (s.charCodeAt(k) === /* space */ 32 || s.charCodeAt(k) === /* tab */ 9)) k--;
-  if (s.charCodeAt(k) !== /* < */ 60) return null;
+  return s.charCodeAt(k) === /* < */ 60;
+}
+
+/**
+ * After a process substitution's `(` at `open`, the words its `echo` or `printf` writes, up to the
+ * substitution's close (or the end of its line): their start and end, and where the substitution
+ * ends. Null for another substitution.
+ */
+function echoedIn(s: string, open: number): [number, number, number] | null {
   ECHO_AT.lastIndex = skipBlanks(s, open + 1);
   if (!ECHO_AT.test(s)) return null;
   const v = ECHO_AT.lastIndex;
@@ -500,6 +538,19 @@ function substitutedEcho(s: string, lt: number, open: number): [number, number, 
   const next = close < 0 ? end : close + 1;
   while (end > v && isSpace(s.charCodeAt(end - 1))) end--;
   return [v, end, next];
+}
+
+/**
+ * What a process substitution echoes as the file a flag names a secret's (`mysql --password-file
+ * <(echo v)`, `--token-file=<(printf %s v)`): the command reads its secret from there.
+ */
+function secretFileSubstitutions(s: string, add: (start: number, end: number) => number): void {
+  for (let lt = s.indexOf("<("); lt >= 0; ) {
+    const echoed = namesSecretFileAt(s, lt) ? echoedIn(s, lt + 1) : null;
+    if (echoed !== null && echoed[1] > echoed[0] && !isOneMark(s, echoed[0], echoed[1]))
+      addWord(s, echoed[0], echoed[1], add);
+    lt = s.indexOf("<(", echoed === null ? lt + 2 : echoed[2]);
+  }
 }
 
 /**
@@ -526,7 +577,7 @@ function redirectedInputs(s: string, add: (start: number, end: number) => number
       v = skipBlanks(s, past);
       end = next = wordEnd(s, v);
     } else {
-      [v, end, next] = substitutedEcho(s, at, past - 1) ?? [v, end, next];
+      if (isRedirectedAt(s, at)) [v, end, next] = echoedIn(s, past - 1) ?? [v, end, next];
     }
     if (at >= stop) {
       for (; looked < at; looked++) if (endsCommandAt(s, looked)) start = looked + 1;
@@ -712,6 +763,7 @@ function argvRule(s: string): string {
       if (end > v && !isOneMark(s, v, end) && readerIn(s, pipe + 1, commandEnd(s, pipe + 1))) add(v, end);
     }
   }
+  secretFileSubstitutions(s, add);
   attachedValuesAfter(SSHPASS, SSHPASS_P, named("sshpass"));
   attachedValuesAfter(LDAP, LDAP_W, named("ldap"));
   attachedValuesAfter(LDAPPASSWD, LDAPPASSWD_AS, named("ldap"));

@@ -5,7 +5,9 @@
  * - HTTPie's and xh's `-a` at the end of a cluster (`http -va u:v`, spaced or attached); not a user
  *   without a password, nor `a` taking another value (`-av`);
  * - `sudo -S`, which reads its password from stdin, fed every way (its options clustered, spelled
- *   long or after others that take a value); not `sudo -s`, `sudo pacman -S`, `-uS` (user `S`).
+ *   long or after others that take a value); not `sudo -s`, `sudo pacman -S`, `-uS` (user `S`);
+ * - a process substitution given to a flag that names a secret file (`--password-file <(echo v)`),
+ *   or `/dev/stdin` named so; not `--config-file`, nor a substitution that echoes nothing.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -180,6 +182,135 @@ describe("argv: sudo -S, fed its password", () => {
     ["sudo -u postgres psql", "sudo -u postgres psql"],
     ["echo hunter2xyz | sudo pacman -S vim", "echo hunter2xyz | sudo pacman -S vim"],
     ["echo hunter2xyz | sudo -uS id", "echo hunter2xyz | sudo -uS id"],
+  ])("%s", (line, expected) => {
+    expect(redactText(line)).toBe(expected);
+  });
+});
+
+/** Flags that name a file holding a secret. */
+const SECRET_FILE_FLAGS = [
+  "--password-file",
+  "--passwordfile",
+  "--passfile",
+  "--pass-file",
+  "--token-file",
+  "--secret-file",
+  "--vault-password-file",
+  "--passphrase-file",
+  "--key-file",
+  "--api-key-file",
+  "--client-secret-file",
+  "--authfile",
+  "--netrc-file",
+  "--credentials-file",
+  "--from-file=password=",
+  "--from-file=token=",
+];
+/** Flags that name an ordinary file. */
+const OTHER_FILE_FLAGS = [
+  "--config-file",
+  "--profile",
+  "--input-file",
+  "--file",
+  "--from-file=config=",
+  "-f",
+];
+const FILE_COMMANDS: Array<[string, string]> = [
+  ["mysql -u app", "app"],
+  ["ansible-playbook site.yml", ""],
+  ["gpg --batch -c", "notes.txt"],
+  ["cryptsetup open /dev/sdb1 data", ""],
+  ["kubectl create secret generic db", "--dry-run=client"],
+  ["tool", "--verbose"],
+];
+
+/** What a process substitution writes the word `v` with (`b`: a blank). */
+const SUBSTITUTIONS: Array<(v: string, b: string) => string> = [
+  (v, b) => `<(echo${b}${v})`,
+  (v) => `<(echo -n ${v})`,
+  (v, b) => `<(printf${b}%s${b}${v})`,
+  (v) => `<(printf '%s\\n' ${v})`,
+  (v, b) => `<(${b}echo ${v}${b})`,
+];
+
+/** A line where a flag of `flags` names a process substitution that echoes a word. */
+const fileFed = (flags: string[], input: fc.Arbitrary<Word>, at: fc.Arbitrary<number>) =>
+  fc
+    .tuple(
+      fc.constantFrom(...flags),
+      fc.constantFrom(...FILE_COMMANDS),
+      input,
+      fc.integer({ min: 0, max: SUBSTITUTIONS.length - 1 }),
+      blank,
+      fc.boolean(),
+      at,
+    )
+    .map(([flag, [cmd, rest], word, how, b, attached, where]) => {
+      const joined = flag.endsWith("=") ? "" : attached ? "=" : b;
+      const substitution = SUBSTITUTIONS[how]!(word.text, b);
+      return {
+        text: CONTEXTS[where]!(`${cmd}${b}${flag}${joined}${substitution}${rest === "" ? "" : ` ${rest}`}`),
+        canaries: word.canaries,
+        family: `file/${flag}`,
+      };
+    });
+
+describe("argv: a secret file given as a process substitution or /dev/stdin", () => {
+  it("is masked whole: what the substitution echoes (generated)", () => {
+    masksEach(fileFed(SECRET_FILE_FLAGS, secretWord, context), 1200);
+  });
+
+  it("is masked whole: what is fed to /dev/stdin named as a secret file (generated)", () => {
+    const shape = fc
+      .tuple(
+        fc.constantFrom(...SECRET_FILE_FLAGS),
+        fc.constantFrom(...FILE_COMMANDS),
+        secretWord,
+        fc.integer({ min: 0, max: FEEDS.length - 1 }),
+        blank,
+        fc.boolean(),
+        context,
+      )
+      .map(([flag, [cmd, rest], word, feed, b, attached, at]) => {
+        const joined = flag.endsWith("=") ? "" : attached ? "=" : " ";
+        const command = `${cmd} ${flag}${joined}/dev/stdin${rest === "" ? "" : ` ${rest}`}`;
+        return {
+          text: CONTEXTS[at]!(FEEDS[feed]!(command, word.text, b)),
+          canaries: word.canaries,
+          family: flag,
+        };
+      });
+    masksEach(shape, 800);
+  });
+
+  it("stays byte for byte where the flag names an ordinary file, or the substitution echoes nothing (generated)", () => {
+    const other = fileFed(OTHER_FILE_FLAGS, secretWord, closedContext).map((shape) => shape.text);
+    const read = fc
+      .tuple(fc.constantFrom(...SECRET_FILE_FLAGS.filter((f) => !f.endsWith("="))), blank, closedContext)
+      .map(([flag, b, at]) => CONTEXTS[at]!(`tool ${flag}${b}<(cat /run/secrets/db) --verbose`));
+    const diff = fc
+      .tuple(segment, segment, closedContext)
+      .map(([x, y, at]) => CONTEXTS[at]!(`diff <(echo ${x}) <(echo ${y}) && echo ${x} | cat /dev/stdin`));
+    leavesEach(fc.oneof(other, read, diff), 800);
+  });
+
+  it.each([
+    ["mysql --password-file <(echo hunter2xyz)", "mysql --password-file <(echo [redacted:argv])"],
+    ["x --token-file <(echo hunter2xyz)", "x --token-file <(echo [redacted:argv])"],
+    ["x --passwordfile <(echo hunter2xyz)", "x --passwordfile <(echo [redacted:argv])"],
+    ["x --secret-file <(echo hunter2xyz)", "x --secret-file <(echo [redacted:argv])"],
+    [
+      "echo -n hunter2xyz | kubectl create secret generic db --from-file=password=/dev/stdin",
+      "echo -n [redacted:argv] | kubectl create secret generic db --from-file=password=[redacted:key-value]",
+    ],
+    // Near misses.
+    ["diff <(echo hunter2xyz) <(echo b)", "diff <(echo hunter2xyz) <(echo b)"],
+    ["x --config-file <(echo hunter2xyz)", "x --config-file <(echo hunter2xyz)"],
+    ["echo hunter2xyz | cat /dev/stdin", "echo hunter2xyz | cat /dev/stdin"],
+    // A secret file's path is the key-value rule's (a flag named for a password): masked whole by it,
+    // nothing of argv's; what a substitution reads from elsewhere is no secret of the line.
+    ["mysql --password-file /run/secrets/db", "mysql --password-file [redacted:key-value]"],
+    ["mysql --password-file <(cat /run/secrets/db)", "mysql --password-file <(cat /run/secrets/db)"],
   ])("%s", (line, expected) => {
     expect(redactText(line)).toBe(expected);
   });
