@@ -2,8 +2,8 @@
  * `argv`: command-line secrets (`--password v`, `-u user:pass`, `curl -U`, `curl -E cert:pass`,
  * `http -a`, `mysql -pSECRET`, `redis-cli -a`, `sshpass -p`, `vault login TOKEN`, `docker login -p`,
  * `twine upload -p`, `cargo login TOKEN`, `openssl -k`, `-passin pass:…`, `ldapsearch -w`,
- * `htpasswd -b`, what is echoed or redirected into `--password-stdin`, `chpasswd` or `sudo -S`…,
- * what a process substitution echoes into `--password-file`), the values
+ * `htpasswd -b`, what is echoed, redirected or written in a here-document into `--password-stdin`,
+ * `chpasswd` or `sudo -S`…, what a process substitution echoes into `--password-file`), the values
  * given to secret stores (`gh secret set --body`, `az keyvault secret set --value`, what is piped
  * into `docker secret create`…) and to PowerShell's `ConvertTo-SecureString`, while ordinary flags
  * survive (`mkdir -p`, `sort -u`).
@@ -16,6 +16,7 @@ import {
   isOperatorAt,
   isQuote,
   pastQuote,
+  quoteWordLength,
   structureClose,
   wordAt,
   wordEnd,
@@ -73,8 +74,11 @@ const PROMPT_AUTH = /:\d+(?:\[\d+\])?>[ \t]*AUTH[ \t]+/gi;
 const ECHO = /\b(?:echo|printf)[ \t]+(?:-[a-zA-Z]+[ \t]+)*/g;
 /** The same at the start of a process substitution's body (`< <(echo v)`), and `cat` fed a here-string. */
 const ECHO_AT = /(?:echo|printf)[ \t]+(?:-[a-zA-Z]+[ \t]+)*|cat[ \t]*<<<[ \t]*/y;
-/** Input redirected from the text itself: a here-string (`<<< v`), a process substitution (`< <(…)`). */
-const REDIRECTED_INPUT = /<<<|<\(/g;
+/**
+ * Input redirected from the text itself: a here-string (`<<< v`), a here-document (`<<EOF`, `<<-EOF`)
+ * or a process substitution (`< <(…)`).
+ */
+const REDIRECTED_INPUT = /<<|<\(/g;
 /** OpenLDAP's clients take the bind password as `-w v` (or `-wv`); `ldappasswd` also `-a old`, `-s new`. */
 const LDAP = /\bldap(?:search|add|modify|delete|whoami|compare|modrdn|exop|passwd)\b/g;
 const LDAP_W = /\s-w/g;
@@ -125,6 +129,10 @@ const SUDO_VALUE_OPTIONS = [
 const SECRET_FILE_WORDS = /pass|token|secret|key|cred|auth|netrc|cookie/;
 /** How far back a flag naming a secret file is looked for: longer words are none. */
 const FLAG_MAX = 64;
+/** How far a here-document's delimiter word is read (`EOF`, `'END_OF_TOKEN'`). */
+const DELIMITER_MAX = 64;
+/** Where a line break is next, real or escaped (`\n`, `\\n`: a JSON string's), remembered. */
+const lineBreakAt = firstMatch(/\n|\\n/g);
 /** Secret stores whose flag takes the secret itself: GitHub's `--body`/`-b`, Azure's and SSM's `--value`. */
 const GH_SECRET = /\bgh\s+secret\s+set\b/g;
 const GH_SECRET_BODY = /\s(?:--body|-b)(?=[= ])/g;
@@ -554,10 +562,118 @@ function secretFileSubstitutions(s: string, add: (start: number, end: number) =>
 }
 
 /**
+ * A here-document's delimiter word after its operator (`i` past `<<`): the delimiter, whether `<<-`
+ * strips its lines' leading tabs, and where the word ends; null for none. The word may be quoted
+ * any way, at any escaping depth (`'EOF'`, `"EOF"`, `\"EOF\"`, `\u0022EOF\u0022`, `\EOF`): the
+ * delimiter is its characters without quotes and escapes. A line break ends it, escaped too (`EOF\n`).
+ */
+function hereDelimiter(s: string, i: number): [delimiter: string, tabs: boolean, end: number] | null {
+  const tabs = s.charCodeAt(i) === /* - */ 45;
+  let k = skipBlanks(s, tabs ? i + 1 : i);
+  // A tab escaped as a JSON string holds it (`<< \tEOF`) is a blank too.
+  for (let q = k; s.charCodeAt(q) === /* backslash */ 92; q = k) {
+    while (s.charCodeAt(q) === /* backslash */ 92) q++;
+    if (s.charCodeAt(q) !== /* t */ 116) break;
+    k = skipBlanks(s, q + 1);
+  }
+  let delimiter = "";
+  const stop = Math.min(s.length, k + DELIMITER_MAX);
+  for (; k < stop; k++) {
+    let c = s.charCodeAt(k);
+    if (isSpace(c) || ENDS_WORD.includes(s[k]!)) break;
+    if (c === /* backslash */ 92) {
+      let q = k;
+      while (s.charCodeAt(q) === /* backslash */ 92) q++;
+      c = s.charCodeAt(q);
+      // An escaped line break or tab (a JSON string's) ends the word; a quote is the word's quote.
+      if (c === /* n */ 110 || c === /* r */ 114 || c === /* t */ 116) break;
+      const w = quoteWordLength(s, q);
+      // A shell escape (`\EOF`): the character after it is the delimiter's.
+      k = w > 0 ? q + w - 1 : isQuote(c) ? q : q - 1;
+      continue;
+    }
+    if (!isQuote(c)) delimiter += s[k];
+  }
+  if (k === stop && k < s.length && !isSpace(s.charCodeAt(k))) return null;
+  return delimiter === "" ? null : [delimiter, tabs, k];
+}
+
+/** What ends a here-document's delimiter word besides a blank: the shell's operators. */
+const ENDS_WORD = "|;&<>()";
+
+/**
+ * The form of the line break at `at` (found by `lineBreakAt`): how many backslashes write it before
+ * its `n` (0 for a real one; a JSON string's `\n`, `\\n` at the next depth: the lowest bit of the
+ * run, whose other backslashes are literal ones before it), and where the next line starts.
+ */
+function breakForm(s: string, at: number): [k: number, next: number] {
+  if (s.charCodeAt(at) === /* \n */ 10) return [0, at + 1];
+  let b = at;
+  while (b > 0 && s.charCodeAt(b - 1) === /* backslash */ 92) b--;
+  const run = at + 1 - b;
+  return [run & -run, at + 2];
+}
+
+/**
+ * The next line break of the form `k` (`breakForm`) at or after `p`: where it starts, or -1. A run of
+ * backslashes before `n` breaks a line when it is `k` more than a multiple of `2k` (the others are
+ * literal backslashes before a literal `n`).
+ */
+function nextBreak(s: string, p: number, k: number, needle: string): number {
+  if (k === 0) return s.indexOf("\n", p);
+  for (let at = s.indexOf(needle, p); at >= 0; at = s.indexOf(needle, at + k + 1)) {
+    let b = at;
+    while (b > p && s.charCodeAt(b - 1) === /* backslash */ 92) b--;
+    if ((at + k - b) % (2 * k) === k) return at;
+  }
+  return -1;
+}
+
+/** Whether a here-document's delimiter line ends at `q`: a line break (real or escaped), the text's end, or the quote that closes the string holding it. */
+function endsLineAt(s: string, q: number): boolean {
+  if (q >= s.length) return true;
+  let c = s.charCodeAt(q);
+  if (c === /* \n */ 10 || c === /* \r */ 13 || isQuote(c)) return true;
+  if (c !== /* backslash */ 92) return false;
+  while (s.charCodeAt(q) === /* backslash */ 92) q++;
+  c = s.charCodeAt(q);
+  return c === /* n */ 110 || c === /* r */ 114 || isQuote(c) || quoteWordLength(s, q) > 0;
+}
+
+/**
+ * A here-document's body: from the line after the line break at `at` (the command's line may go on
+ * past its delimiter word: `<<EOF | docker login …`) to the line break before the line that is its
+ * delimiter (after tabs, for `<<-`), or the text's end. Its lines break as that first line break does
+ * (real, or escaped once or more as a JSON string's message holds them). Returns the body's start and
+ * end, and where the text goes on past its delimiter.
+ */
+function hereBody(s: string, at: number, delimiter: string, tabs: boolean): [number, number, number] {
+  const [k, start] = breakForm(s, at);
+  const needle = "\\".repeat(k);
+  let breakAt = start;
+  for (let p = start; ; ) {
+    let q = p;
+    // `<<-` strips leading tabs, real or escaped (`\t`).
+    while (tabs && q < s.length) {
+      if (s.charCodeAt(q) === /* tab */ 9) q++;
+      else if (k > 0 && s.startsWith(needle, q) && s.charCodeAt(q + k) === /* t */ 116) q += k + 1;
+      else break;
+    }
+    if (s.startsWith(delimiter, q) && endsLineAt(s, q + delimiter.length))
+      return [start, p === start ? start : breakAt, q + delimiter.length];
+    const next = nextBreak(s, p, k, `${needle}n`);
+    if (next < 0) return [start, s.length, s.length];
+    breakAt = next;
+    p = next + k + 1;
+  }
+}
+
+/**
  * What is redirected into a command that reads a password from its standard input (`STDIN_READERS`):
- * a here-string's word (`--password-stdin <<< v`, `chpasswd <<< "u:v"`) and what a process
- * substitution echoes (`--password-stdin < <(echo v)`), wherever the redirection sits in the
- * reader's command, or in the command piped into it (`cat <<< v | docker login --password-stdin`).
+ * a here-string's word (`--password-stdin <<< v`, `chpasswd <<< "u:v"`), a here-document's body
+ * (`--password-stdin <<EOF`, the lines up to `EOF`) and what a process substitution echoes
+ * (`--password-stdin < <(echo v)`), wherever the redirection sits in the reader's command, or in
+ * the command piped into it (`cat <<< v | docker login --password-stdin`, `cat <<EOF | …`).
  */
 function redirectedInputs(s: string, add: (start: number, end: number) => number): void {
   /** The command around the redirection: where it starts and stops, and whether it reads a password. */
@@ -566,31 +682,68 @@ function redirectedInputs(s: string, add: (start: number, end: number) => number
   let reads = false;
   /** How far the commands' starts have been looked for (never inside an input: `<<< "a;b"`). */
   let looked = 0;
+  /**
+   * The line break of the last masked here-document's command, and where the text goes on past its
+   * body: the body holds no command, and another here-document of that line has its body after it.
+   */
+  let bodiesLine = -1;
+  let bodiesEnd = 0;
+  /** The line break a here-document's command line ends at, found last (those after it are searched anew). */
+  let hereLine = -1;
   REDIRECTED_INPUT.lastIndex = 0;
   while (REDIRECTED_INPUT.test(s)) {
     const past = REDIRECTED_INPUT.lastIndex;
-    const hereString = s.charCodeAt(past - 1) === /* < */ 60;
-    const at = past - (hereString ? 3 : 2);
+    const at = past - 2;
+    if (at > bodiesLine && at < bodiesEnd) {
+      REDIRECTED_INPUT.lastIndex = bodiesEnd;
+      continue;
+    }
     // The input, `[v, end)`, and where its redirection ends.
     let [v, end, next] = [past, past, past];
-    if (hereString) {
-      v = skipBlanks(s, past);
+    /** A here-document's delimiter, and the line break its command's line ends at (its body follows). */
+    let here: [string, boolean, number] | null = null;
+    let line = s.length;
+    if (s.charCodeAt(past - 1) === /* ( */ 40) {
+      if (isRedirectedAt(s, at)) [v, end, next] = echoedIn(s, past - 1) ?? [v, end, next];
+    } else if (s.charCodeAt(past) === /* < */ 60) {
+      v = skipBlanks(s, past + 1);
       end = next = wordEnd(s, v);
     } else {
-      if (isRedirectedAt(s, at)) [v, end, next] = echoedIn(s, past - 1) ?? [v, end, next];
+      here = hereDelimiter(s, past);
+      if (here !== null) {
+        next = here[2];
+        if (next > hereLine) hereLine = lineBreakAt(s, next);
+        // No line break after it: no body (and none after a later one).
+        if (hereLine < 0) hereLine = s.length;
+        if (hereLine === s.length) here = null;
+        else line = hereLine;
+      }
     }
     if (at >= stop) {
+      // Past the last command's end: at its `;` or `|`, or at a here-document's line break, escaped
+      // too (no command before it is looked into again), or past a masked body.
+      start = Math.max(start, stop, at >= bodiesEnd ? bodiesEnd : 0);
       for (; looked < at; looked++) if (endsCommandAt(s, looked)) start = looked + 1;
       stop = -1;
     }
     looked = Math.max(looked, next);
-    // The command goes on past its input, whatever the input holds.
+    // The command goes on past its input, whatever the input holds (not past a here-document's line).
     if (next > stop) {
-      stop = commandEnd(s, next);
+      stop = Math.min(commandEnd(s, next), line);
       reads =
-        readerIn(s, start, stop) || (isPipeAt(s, stop) && readerIn(s, stop + 1, commandEnd(s, stop + 1)));
+        readerIn(s, start, stop) ||
+        (isPipeAt(s, stop) && readerIn(s, stop + 1, Math.min(commandEnd(s, stop + 1), line)));
     }
-    if (reads && end > v && !isOneMark(s, v, end)) addWord(s, v, end, add);
+    if (reads && here !== null) {
+      // After another here-document of the same line, this one's body follows that one's.
+      const bodyAfter = line === bodiesLine ? lineBreakAt(s, bodiesEnd) : line;
+      if (bodyAfter >= 0) {
+        [v, end, bodiesEnd] = hereBody(s, bodyAfter, here[0], here[1]);
+        bodiesLine = line;
+        looked = Math.max(looked, bodiesEnd);
+        if (end > v && !isOneMark(s, v, end)) add(v, end);
+      }
+    } else if (reads && end > v && !isOneMark(s, v, end)) addWord(s, v, end, add);
     REDIRECTED_INPUT.lastIndex = reads ? next : Math.max(next, stop);
   }
 }

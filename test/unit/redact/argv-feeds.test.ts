@@ -7,7 +7,10 @@
  * - `sudo -S`, which reads its password from stdin, fed every way (its options clustered, spelled
  *   long or after others that take a value); not `sudo -s`, `sudo pacman -S`, `-uS` (user `S`);
  * - a process substitution given to a flag that names a secret file (`--password-file <(echo v)`),
- *   or `/dev/stdin` named so; not `--config-file`, nor a substitution that echoes nothing.
+ *   or `/dev/stdin` named so; not `--config-file`, nor a substitution that echoes nothing;
+ * - here-documents into a command that reads a secret from stdin (`<<EOF`, `<<-EOF`, quoted
+ *   delimiters, the body up to its delimiter line or the text's end), with real line breaks or
+ *   escaped 1–3 times as a JSON string holds them; not into a command that reads none.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -24,7 +27,7 @@ import {
   secretWordAfter,
   type Word,
 } from "./argv-words.ts";
-import { segment } from "./shapes.ts";
+import { escapeDepth, segment } from "./shapes.ts";
 
 /** HTTPie's and xh's options that take no value, for a cluster before `-a`. */
 const HTTPIE_FLAG_LETTERS = "vFIjfxhbmdcqS46";
@@ -311,6 +314,201 @@ describe("argv: a secret file given as a process substitution or /dev/stdin", ()
     // nothing of argv's; what a substitution reads from elsewhere is no secret of the line.
     ["mysql --password-file /run/secrets/db", "mysql --password-file [redacted:key-value]"],
     ["mysql --password-file <(cat /run/secrets/db)", "mysql --password-file <(cat /run/secrets/db)"],
+  ])("%s", (line, expected) => {
+    expect(redactText(line)).toBe(expected);
+  });
+});
+
+/**
+ * Commands that read a secret from stdin, as words before and after where a redirection may go
+ * (`value`: what the command reads around the secret, chpasswd's `user:password`).
+ */
+const READERS: Array<{ before: string; after: string; value?: (v: string) => string }> = [
+  { before: "docker login -u ci", after: "--password-stdin registry.example" },
+  { before: "podman login --username ci --password-stdin", after: "quay.io" },
+  { before: "gh auth login", after: "--with-token" },
+  { before: "glab auth login --stdin", after: "" },
+  { before: "vault login", after: "-" },
+  { before: "cargo login", after: "" },
+  { before: "passwd --stdin", after: "bob" },
+  { before: "chpasswd", after: "", value: (v) => `bob:${v}` },
+  { before: "gh secret set", after: "API_TOKEN" },
+  { before: "docker secret create db_pass", after: "-" },
+  { before: "gpg --batch --passphrase-fd 0", after: "-c notes.txt" },
+  { before: "mysql --password-file=/dev/stdin", after: "-u app" },
+  ...SUDO_S.map((before) => ({ before, after: "apt-get install -y jq" })),
+];
+
+/**
+ * Readers whose flags key-value leaves alone when their input is a file (it masks the value of
+ * `--passphrase-fd`, of `--password-file` and the `<` after `--with-token` or a key being set).
+ */
+const FROM_FILE = READERS.filter(
+  ({ before, after }) => !/passphrase-fd|password-file|--with-token|secret set/.test(`${before} ${after}`),
+);
+
+/** Commands that read no secret from stdin: a here-document's body is their input, not a secret. */
+const NON_READERS = [
+  { before: "cat", after: "> notes.txt" },
+  { before: "tee", after: "/etc/motd" },
+  { before: "psql -U app", after: "app" },
+  { before: "bash", after: "-s" },
+  { before: "docker login -u ci", after: "registry.example" },
+  { before: "python3", after: "-" },
+  ...SUDO_NO_STDIN.map((before) => ({ before, after: "" })),
+];
+
+/** A here-document's delimiter word: common ones and random ones. */
+const delimiterName = fc.oneof(
+  fc.constantFrom("EOF", "END", "EOT", "TOKEN", "PASS", "_EOF_", "SECRET_END", "X"),
+  fc.stringMatching(/^[A-Z][A-Z0-9_]{0,8}$/),
+);
+
+/**
+ * A delimiter no other rule reads as a secret's key: key-value reads `<<PASS > notes.txt` as an XML
+ * element named for a password, and masks it (see the report).
+ */
+const plainDelimiter = delimiterName.filter((d) => !/PASS|TOKEN|SECRET|KEY|AUTH|PWD|PSK|SIG|CRED/.test(d));
+
+/** How the operator and its delimiter word are written (`d`: the delimiter, `b`: a blank). */
+const OPERATORS: Array<(d: string, b: string) => string> = [
+  (d) => `<<${d}`,
+  (d, b) => `<<${b}${d}`,
+  (d) => `<<'${d}'`,
+  (d, b) => `<<${b}"${d}"`,
+  (d) => `<<\\${d}`,
+  (d) => `<<-${d}`,
+  (d, b) => `<<-${b}'${d}'`,
+];
+
+/** Where the line that holds the command starts, and what follows the here-document. */
+const BEFORE = ["", "+ ", "cd /srv/app && ", "set -e; ", "INFO exec: "];
+const AFTER = ["", "\necho ok", "\ndocker push registry.example/app:1\nexit 0"];
+
+/** The text escaped `depth` times as a JSON string holds it, maybe inside a JSON message or a logfmt value. */
+const WRAPS: Array<(t: string) => string> = [
+  (t) => t,
+  (t) => `{"msg":"${t}","level":"info"}`,
+  (t) => `msg="${t}"`,
+];
+
+/**
+ * A script whose command (one of `commands`) reads a here-document: the redirection among its words or
+ * on `cat` piped into it, the body the secret's lines (a second line sometimes), `<<-`'s tabs before
+ * them, the delimiter line there or not (the text ends in the body), escaped 0–3 times.
+ */
+const hereDocument = (commands: typeof READERS, input: fc.Arbitrary<Word>, delimiters = delimiterName) =>
+  fc
+    .tuple(
+      fc.integer({ min: 0, max: commands.length - 1 }),
+      fc.tuple(input, fc.option(input)),
+      delimiters,
+      fc.nat(),
+      blank,
+      fc.integer({ min: 0, max: 3 }),
+      fc.boolean(),
+      fc.integer({ min: 0, max: 2 }),
+    )
+    .map(([which, [word, second], d, pick, b, depth, unicode, tabs]) => {
+      const { before, after, value } = commands[which]!;
+      const line = (w: Word) => (value === undefined ? w.text : value(w.text));
+      const operator = OPERATORS[pick % OPERATORS.length]!(d, b);
+      const stripped = operator.startsWith("<<-");
+      const indent = stripped ? "\t".repeat(tabs) : "";
+      const piped = (pick >> 3) % 3 === 0;
+      const cmd = piped
+        ? `cat ${operator} | ${before}${after === "" ? "" : ` ${after}`}`
+        : (pick >> 5) % 2 === 0 || after === ""
+          ? `${before} ${operator}${after === "" ? "" : ` ${after}`}`
+          : `${before} ${after} ${operator}`;
+      const body = [word, ...(second === null ? [] : [second])].map((w) => `${indent}${line(w)}`);
+      const ended = (pick >> 6) % 6 !== 0;
+      const tail = ended ? `\n${indent}${d}${AFTER[(pick >> 9) % AFTER.length]}` : "";
+      const script = `${BEFORE[(pick >> 11) % BEFORE.length]}${cmd}\n${body.join("\n")}${tail}`;
+      const text =
+        depth === 0 ? script : WRAPS[(pick >> 14) % WRAPS.length]!(escapeDepth(script, depth, unicode));
+      return {
+        text,
+        canaries: [...word.canaries, ...(second?.canaries ?? [])],
+        family: `heredoc/${before}/depth ${depth}`,
+      };
+    });
+
+describe("argv: a here-document into a command that reads a secret from stdin", () => {
+  it("is masked whole up to its delimiter line, escaped 0–3 times (generated)", () => {
+    masksEach(hereDocument(READERS, secretWord), 1500);
+  });
+
+  it("stays byte for byte into a command that reads none (generated near misses)", () => {
+    const lines = hereDocument(
+      NON_READERS,
+      segment.map((s) => ({ text: s, canaries: [] })),
+      plainDelimiter,
+    ).map((shape) => shape.text);
+    leavesEach(lines, 800);
+  });
+
+  it("stays byte for byte beside a reader fed from a file, on the line before or after (generated)", () => {
+    // After it, escaped too: the here-document's command ends at its line, escaped or not. (Before
+    // it, only with real line breaks: an escaped one ends no command, see the report.)
+    const line = fc
+      .tuple(
+        fc.integer({ min: 0, max: FROM_FILE.length - 1 }),
+        segment,
+        plainDelimiter,
+        blank,
+        fc.integer({ min: 0, max: 3 }),
+        fc.integer({ min: 0, max: 2 }),
+      )
+      .map(([which, other, d, b, depth, where]) => {
+        const reader = `${FROM_FILE[which]!.before} ${FROM_FILE[which]!.after}`;
+        const doc = `cat <<${d} > notes.txt\n${other}\n${d}`;
+        if (where === 0) return `${reader}${b}< /run/ci/token\n${doc}\necho ok`;
+        const after = where === 1 ? `cat /run/ci/token |${b}${reader}` : `${reader}${b}< /run/ci/token`;
+        return escapeDepth(`${doc}\n${after}`, depth, false);
+      });
+    leavesEach(line, 400);
+  });
+
+  it.each([
+    [
+      "docker login -u me --password-stdin <<EOF\nhunter2xyz\nEOF",
+      "docker login -u me --password-stdin <<EOF\n[redacted:argv]\nEOF",
+    ],
+    [
+      "docker login -u me --password-stdin <<-EOF\n\thunter2xyz\n\tEOF\necho ok",
+      "docker login -u me --password-stdin <<-EOF\n[redacted:argv]\n\tEOF\necho ok",
+    ],
+    [
+      "docker login -u me --password-stdin <<'EOF'\nhunter2xyz\nEOF",
+      "docker login -u me --password-stdin <<'EOF'\n[redacted:argv]\nEOF",
+    ],
+    [
+      '{"msg":"docker login -u me --password-stdin <<\\"EOF\\"\\nhunter2xyz\\nEOF","x":1}',
+      '{"msg":"docker login -u me --password-stdin <<\\"EOF\\"\\n[redacted:argv]\\nEOF","x":1}',
+    ],
+    [
+      "docker login -u me --password-stdin <<EOF\\\\nhunter2xyz\\\\nEOF",
+      "docker login -u me --password-stdin <<EOF\\\\n[redacted:argv]\\\\nEOF",
+    ],
+    [
+      "cat <<EOF | docker login --password-stdin\nhunter2xyz\nEOF",
+      "cat <<EOF | docker login --password-stdin\n[redacted:argv]\nEOF",
+    ],
+    [
+      "chpasswd << END\nbob:hunter2xyz\nalice:Zq8xKv7mWpL3\nEND\necho done",
+      "chpasswd << END\n[redacted:argv]\nEND\necho done",
+    ],
+    // The delimiter never comes: the body runs to the text's end.
+    ["gh auth login --with-token <<EOF\nhunter2xyz", "gh auth login --with-token <<EOF\n[redacted:argv]"],
+    // Two here-documents on one line: the second's body follows the first's.
+    [
+      "docker login --password-stdin <<A <<B\nfoo\nA\nhunter2xyz\nB",
+      "docker login --password-stdin <<A <<B\n[redacted:argv]\nA\n[redacted:argv]\nB",
+    ],
+    // Near misses.
+    ["cat <<EOF > notes.txt\nhunter2xyz\nEOF", "cat <<EOF > notes.txt\nhunter2xyz\nEOF"],
+    ["sudo -s <<EOF\nwhoami\nEOF", "sudo -s <<EOF\nwhoami\nEOF"],
   ])("%s", (line, expected) => {
     expect(redactText(line)).toBe(expected);
   });
