@@ -99,6 +99,21 @@ const RESIDUE: Array<[string, string, string]> = [
     "password: first  Sup3rS3cret",
     "Sup3rS3cret",
   ],
+  [
+    "a stdin reader two pipes away from what is echoed",
+    "echo Sup3rS3cret | tr -d x | sudo -S apt update",
+    "Sup3rS3cret",
+  ],
+  [
+    "a here-document whose breaks are escaped as \\u000a",
+    "docker login -u me --password-stdin <<EOF\\u000aSup3rS3cret\\u000aEOF",
+    "Sup3rS3cret",
+  ],
+  [
+    "an echo into a reader after an unbalanced quote earlier on its line",
+    'printf %s A" | c "K" | echo Sup3rS3cret | gh secret set X',
+    "Sup3rS3cret",
+  ],
   ["a key ending in `pw`: too common a pair of letters to be a trigger", "DB_PW=Sup3rS3cret", "Sup3rS3cret"],
   [
     "a connection string's first field, where nothing before it says it is one",
