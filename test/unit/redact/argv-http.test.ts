@@ -20,7 +20,6 @@ import {
   masksEach,
   secretWordAfter,
 } from "./argv-words.ts";
-import { leaks } from "./shapes.ts";
 
 /** Certificates, with the colon before their passphrase (a Windows drive's colon is none). */
 const CERTS = [

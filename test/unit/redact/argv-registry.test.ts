@@ -19,7 +19,6 @@ import {
   masksEach,
   secretWord,
 } from "./argv-words.ts";
-import { leaks } from "./shapes.ts";
 
 /** A command line from the secret `v`, blanks `b(k)` and a case for Windows' names `c(word)`. */
 type Form = (v: string, b: (k: number) => string, c: (word: string) => string) => string;

@@ -19,7 +19,7 @@ import {
   secretWord,
   type Word,
 } from "./argv-words.ts";
-import { leaks, segment } from "./shapes.ts";
+import { segment } from "./shapes.ts";
 
 /**
  * Commands that read a password from stdin, as words; `from`: the first word after the command's
