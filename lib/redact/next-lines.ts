@@ -26,16 +26,58 @@ const opensHereDocument = (s: string, v: number): boolean =>
   s.charCodeAt(v) === /* < */ 60 && s.charCodeAt(v + 1) === /* < */ 60;
 
 /** Whether a value on later lines may start at `v` (after a `:` when `colon`): a cheap test before `laterLinesValue`. */
-export const mayOpenLaterLines = (s: string, v: number, colon: boolean): boolean =>
-  opensHereDocument(s, v) || (colon && opensNextLines(s.charCodeAt(v)));
+export const mayOpenLaterLines = (c: number, colon: boolean): boolean =>
+  c < 128 ? (LATER_LINE_OPENINGS[c]! & (colon ? 3 : 1)) !== 0 : colon && isPlaceholder(c);
+
+/**
+ * Per code, what a value on later lines may open with: 1 after any separator (a here-document's
+ * `<`, a triple quote's, escaped or not), 2 after a `:` (YAML's, `NEXT_LINE_OPENINGS`).
+ */
+const LATER_LINE_OPENINGS = new Uint8Array(128);
+for (const c of "<\"'\\") LATER_LINE_OPENINGS[c.charCodeAt(0)]! |= 1;
+for (let c = 0; c < 128; c++) if (NEXT_LINE_OPENINGS[c] === 1) LATER_LINE_OPENINGS[c]! |= 2;
 
 /**
  * The value of the key at `ks` on the lines after it, its separator's blanks ending at `v`: a
- * here-document after any separator, YAML's lines after a `:` (`colon`); null when there is none.
+ * here-document or a string in triple quotes after any separator, YAML's lines after a `:`
+ * (`colon`); null when there is none.
  */
 export function laterLinesValue(s: string, ks: number, v: number, colon: boolean): ValueSpan | null {
   if (opensHereDocument(s, v)) return hereDocumentValue(s, v);
+  const opened = tripleQuoteEnd(s, v);
+  if (opened >= 0) return tripleQuotedValue(s, opened);
   return colon && opensNextLines(s.charCodeAt(v)) ? valueOnNextLines(s, ks, v) : null;
+}
+
+/**
+ * Where three quotes that open a string at `v` end (TOML's and Python's `"""` and `'''`,
+ * escaped alike at any depth, `\"\"\"`), or -1.
+ */
+function tripleQuoteEnd(s: string, v: number): number {
+  const first = v;
+  let i = first;
+  while (s.charCodeAt(i) === BACKSLASH && i - first < 16) i++;
+  const q = s.charCodeAt(i);
+  if (q !== /* " */ 34 && q !== /* ' */ 39) return -1;
+  const unit = i + 1 - first;
+  for (let k = 1; k < 3; k++)
+    for (let j = 0; j < unit; j++)
+      if (s.charCodeAt(i + 1 + (k - 1) * unit + j) !== s.charCodeAt(first + j)) return -1;
+  return first + 3 * unit;
+}
+
+/**
+ * The text of a string whose triple quotes end at `opened`: up to the same three
+ * quotes, across lines; to its line's end when they never come. Null when it is empty.
+ */
+function tripleQuotedValue(s: string, opened: number): ValueSpan | null {
+  // The close is the opener's three quotes, escaped as deep (its prefix aside).
+  let unit = 1;
+  while (s.charCodeAt(opened - 1 - unit) === BACKSLASH) unit++;
+  const quotes = s.slice(opened - 3 * unit, opened);
+  const close = s.indexOf(quotes, opened);
+  const end = close >= 0 ? close : lineStop(s, opened, 0);
+  return end > opened ? { start: opened, end, quoted: true } : null;
 }
 
 const BACKSLASH = 92;

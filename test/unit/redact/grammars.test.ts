@@ -188,6 +188,35 @@ describe("§3a grammars (generated)", () => {
       { numRuns: 400 },
     );
   });
+  it("a string in triple quotes (TOML, Python: three double or single quotes) across lines, real or escaped", () => {
+    fc.assert(
+      fc.property(
+        keyName,
+        fc.constantFrom(" = ", "=", ": "),
+        fc.constantFrom('"', "'"),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 4 }), segment, segment), { minLength: 1, maxLength: 3 }),
+        fc.constantFrom("\n", "\r\n", " "),
+        fc.integer({ min: 0, max: 2 }),
+        fc.stringMatching(/^[a-z]{7,10}$/),
+        (key, sep, quote, lines, lineBreak, depth, keep) => {
+          const q = quote.repeat(3);
+          const body = lines.map(([indent, a, b]) => `${" ".repeat(indent)}${a} ${b}`).join(lineBreak);
+          const text = `${key}${sep}${q}${lineBreak}${body}${lineBreak}${q}${lineBreak}user = ${keep}`;
+          const written = escapeDepth(text, depth, false);
+          const out = redactText(written);
+          const shape = {
+            text: written,
+            canaries: lines.flatMap(([, a, b]) => [a, b]),
+            family: "triple-quoted",
+          };
+          const why = `${JSON.stringify(written)} → ${JSON.stringify(out)}`;
+          expect(leaks([shape], out), why).toEqual([]);
+          expect(out, why).toContain(`user = ${keep}`);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
   it("a Go MySQL data source name's user and password (`user:password@tcp(db:3306)/app`), however written", () => {
     const passwordChar = fc.constantFrom("@", ":", "/", "=", "!", "#", "%", "(", "&", "?");
     fc.assert(

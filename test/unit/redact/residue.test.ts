@@ -114,6 +114,11 @@ const RESIDUE: Array<[string, string, string]> = [
     'printf %s A" | c "K" | echo Sup3rS3cret | gh secret set X',
     "Sup3rS3cret",
   ],
+  [
+    "a Python string prefix before triple quotes whose string runs over lines",
+    'password = r"""\nfirst Sup3rS3cret\n"""',
+    "Sup3rS3cret",
+  ],
   ["a key ending in `pw`: too common a pair of letters to be a trigger", "DB_PW=Sup3rS3cret", "Sup3rS3cret"],
   [
     "a connection string's first field, where nothing before it says it is one",
