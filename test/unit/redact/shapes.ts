@@ -26,6 +26,13 @@ const fromAlphabet = (alphabet: string, min: number, max: number): fc.Arbitrary<
     .array(fc.integer({ min: 0, max: alphabet.length - 1 }), { minLength: min, maxLength: max })
     .map((xs) => xs.map((i) => alphabet[i]).join(""));
 
+/**
+ * Words a random segment must not spell (any case): followed by `=` or `:`, the segment would be a
+ * secret-named key, and a near miss that must stay byte for byte would be masked by chance.
+ */
+const KEY_WORDS_IN_SEGMENTS =
+  /pass|pwd|psk|sig|key|auth|token|secret|cookie|cred|sess|account|senha|haslo|sifre/i;
+
 /** A random segment that cannot occur by chance elsewhere: mixed case and a digit, 7–10 characters. */
 export const segment: fc.Arbitrary<string> = fc
   .tuple(
@@ -34,7 +41,8 @@ export const segment: fc.Arbitrary<string> = fc
     fc.constantFrom(...LOWER),
     fc.constantFrom(...DIGITS),
   )
-  .map(([a, u, l, d]) => `${u}${a}${l}${d}`);
+  .map(([a, u, l, d]) => `${u}${a}${l}${d}`)
+  .filter((s) => !KEY_WORDS_IN_SEGMENTS.test(s));
 
 /** Punctuation that must never end a value. */
 const PUNCT = [
