@@ -1,11 +1,11 @@
 /**
- * A key's value on the lines after it, as YAML writes one: `password:` and then lines indented
- * deeper than the key's (a plain scalar, a nested block, a list), or a compact list at the key's
- * own indentation (`- v`); a block scalar's header first (`password: |`, `>-`, `|2+`), or a
- * comment (`password: # rotated\n  v`). Line breaks are real (`\n`, `\r\n`) or escaped at any
- * depth, as a JSON log field holding YAML writes them (`"msg":"password:\n  v"`); in escaped
- * text a line also ends where its string closes. Callers read a key's lines once it is judged a
- * secret, and skip what they mask: every scan here is bounded or moves forward.
+ * A key's value on the lines after it: YAML's (`password:` and then lines indented deeper than the
+ * key's, or a compact list at its own indentation, `- v`; after a block scalar's header,
+ * `password: |`, or a comment), a here-document (`password = <<EOT`) or a string in triple quotes
+ * (`password = """`). Line breaks are real (`\n`, `\r\n`) or escaped at any depth, as a JSON
+ * log field holding YAML writes them (`"msg":"password:\n  v"`); in escaped text a line also ends
+ * where its string closes. Callers read a key's lines once it is judged a secret, and skip what
+ * they mask: every scan here is bounded or moves forward.
  */
 import type { ValueSpan } from "./grammar.ts";
 import { isPlaceholder } from "./scan.ts";
@@ -54,16 +54,14 @@ export function laterLinesValue(s: string, ks: number, v: number, colon: boolean
  * escaped alike at any depth, `\"\"\"`), or -1.
  */
 function tripleQuoteEnd(s: string, v: number): number {
-  const first = v;
-  let i = first;
-  while (s.charCodeAt(i) === BACKSLASH && i - first < 16) i++;
+  let i = v;
+  while (s.charCodeAt(i) === BACKSLASH && i - v < 16) i++;
   const q = s.charCodeAt(i);
   if (q !== /* " */ 34 && q !== /* ' */ 39) return -1;
-  const unit = i + 1 - first;
-  for (let k = 1; k < 3; k++)
-    for (let j = 0; j < unit; j++)
-      if (s.charCodeAt(i + 1 + (k - 1) * unit + j) !== s.charCodeAt(first + j)) return -1;
-  return first + 3 * unit;
+  // One quote as written (its backslashes and itself), twice more.
+  const unit = i + 1 - v;
+  for (let j = unit; j < 3 * unit; j++) if (s.charCodeAt(v + j) !== s.charCodeAt(v + (j % unit))) return -1;
+  return v + 3 * unit;
 }
 
 /**
