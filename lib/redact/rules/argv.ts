@@ -2,7 +2,7 @@
  * `argv`: command-line secrets (`--password v`, `-u user:pass`, `curl -U`, `curl -E cert:pass`,
  * `http -a`, `mysql -pSECRET`, `redis-cli -a`, `sshpass -p`, `vault login TOKEN`, `docker login -p`,
  * `twine upload -p`, `cargo login TOKEN`, `openssl -k`, `-passin pass:…`, `ldapsearch -w`,
- * `htpasswd -b`, what is echoed, redirected or written in a here-document into `--password-stdin`,
+ * `htpasswd -b`, `ssh-keygen -N`/`-P`, what is echoed, redirected or written in a here-document into `--password-stdin`,
  * `chpasswd` or `sudo -S`…, what a process substitution echoes into `--password-file`), the values
  * given to secret stores (`gh secret set --body`, `az keyvault secret set --value`, what is piped
  * into `docker secret create`…) and to PowerShell's `ConvertTo-SecureString`, while ordinary flags
@@ -95,6 +95,12 @@ const MOSQUITTO_P = /\s-P(?= )/g;
 /** `useradd -p v` and `usermod -p v` (a password hash, still a credential). */
 const USERADD = /\buser(?:add|mod)\b/g;
 const USERADD_P = /\s-p(?= )/g;
+/**
+ * ssh-keygen's passphrases: `-N new` (a new key's, or the new one of `-p`) and `-P old` (the key's
+ * own), spaced or attached as getopt takes them. An empty one (`-N ''`, a key without one) is none.
+ */
+const SSH_KEYGEN = /\bssh-keygen\b/g;
+const SSH_KEYGEN_NP = /\s-[NP]/g;
 /** Samba's clients take `user%password` after `-U`, `-Uuser%…` or `--user=`. */
 const SMB = /\b(?:smbclient|rpcclient|smbcacls|smbget|smbmap)\b/g;
 const SMB_U = /\s(?:-U|--user=?)/g;
@@ -189,7 +195,7 @@ const SECURE_STRING = /\bConvertTo-SecureString\b/gi;
  * most text names none of them, and each check after it is a look-up instead of a search.
  */
 const COMMAND_WORDS =
-  /\b(?:mysql|mariadb|(?:redis|valkey|keydb)-cli|sshpass|vault|login|openssl|mongo|sqlcmd|bcp|osql|rabbitmqctl|[Aa][Uu][Tt][Hh]\b|stdin|chpasswd|sudo|passphrase-fd|htpasswd|ldap|zip|unzip|7z|mosquitto|useradd|usermod|smb|rpcclient|pass:|secrets?\s+(?:set|put|create|add|import|versions)|vercel|ssm|[Ss][Ee][Cc][Uu][Rr][Ee][Ss][Tt][Rr][Ii][Nn][Gg]|twine|poetry|publish|cargo|[Nn][Uu][Gg][Ee][Tt]|[Cc][Uu][Rr][Ll]|[Hh][Tt][Tt][Pp](?:[Ss](?=[ \t])|[Ii][Ee]|(?=[ \t]))|[Xx][Hh][Ss]?(?=[ \t]))/g;
+  /\b(?:mysql|mariadb|(?:redis|valkey|keydb)-cli|sshpass|vault|login|openssl|mongo|sqlcmd|bcp|osql|rabbitmqctl|[Aa][Uu][Tt][Hh]\b|stdin|chpasswd|sudo|passphrase-fd|htpasswd|ldap|zip|unzip|7z|mosquitto|useradd|usermod|ssh-keygen|smb|rpcclient|pass:|secrets?\s+(?:set|put|create|add|import|versions)|vercel|ssm|[Ss][Ee][Cc][Uu][Rr][Ee][Ss][Tt][Rr][Ii][Nn][Gg]|twine|poetry|publish|cargo|[Nn][Uu][Gg][Ee][Tt]|[Cc][Uu][Rr][Ll]|[Hh][Tt][Tt][Pp](?:[Ss](?=[ \t])|[Ii][Ee]|(?=[ \t]))|[Xx][Hh][Ss]?(?=[ \t]))/g;
 
 /** Command words looked up by one name whatever their case or fork (lower case → name). */
 const ALIASES = new Map([
@@ -333,6 +339,21 @@ function wordContent(s: string, a: number, b: number): [number, number] {
     while (to > from + 1 && s.charCodeAt(to - 1) === /* backslash */ 92) to--;
   }
   return [from + 1, to];
+}
+
+/** Two quotes around nothing, at any escaping depth (`''`, `\\"\\"`, `\\u0022\\u0022`). */
+const EMPTY_QUOTES = /(\\*)(?:"\1"|'\1'|u0022\1u0022|u0027\1u0027)/iy;
+
+/**
+ * Whether the word at `v` is an empty string (`-N ''`): two quotes around nothing, not followed by
+ * more of the word (`''abc`). What the word reader takes on after them is punctuation (the quote
+ * that closes a JSON string holding the line, a `;`: `''` may open SQL's doubled quote).
+ */
+function isEmptyWord(s: string, v: number): boolean {
+  EMPTY_QUOTES.lastIndex = v;
+  if (!EMPTY_QUOTES.test(s)) return false;
+  const c = s.charCodeAt(EMPTY_QUOTES.lastIndex);
+  return !isLetter(c) && !isDigit(c);
 }
 
 /** Where `c` is first in `[a, b)`, or -1. */
@@ -925,6 +946,15 @@ function argvRule(s: string): string {
   attachedValuesAfter(SMB, SMB_U, named("smb", "rpcclient"));
   flagValuesAfter(MOSQUITTO, MOSQUITTO_P, named("mosquitto"));
   flagValuesAfter(USERADD, USERADD_P, named("useradd", "usermod"));
+  eachFlagOf(SSH_KEYGEN, SSH_KEYGEN_NP, named("ssh-keygen"), (j) => {
+    const c = s.charCodeAt(j);
+    if (c !== /* space */ 32 && c !== /* tab */ 9)
+      return j < s.length && !isSpace(c) && !isPlaceholder(c) ? add(j, wordEnd(s, j)) : j;
+    const v = skipBlanks(s, j);
+    if (v >= s.length || s.charCodeAt(v) === /* - */ 45 || isOperatorAt(s, v)) return j;
+    const end = wordEnd(s, v);
+    return isEmptyWord(s, v) || isOneMark(s, v, end) ? end : addWord(s, v, end, add);
+  });
   if (named("htpasswd")) {
     HTPASSWD.lastIndex = 0;
     while (HTPASSWD.test(s)) HTPASSWD.lastIndex = batchPassword(s, HTPASSWD.lastIndex, add);
@@ -1071,6 +1101,8 @@ export const argv: Rule = {
     // is in every URL; a blank and a dash are in no URL, nor in base64. First characters the other
     // words have, but `x`: each new one slows the confirming scan on random text.
     ...["sudo", "p -", "s -", "xh -"],
+    // ssh-keygen's `-N` (its `-P` is under `-p`): not `keygen`, whose `key` is in every `A_KEY=`.
+    ...["h-keygen"],
   ],
   apply: argvRule,
 };
