@@ -2,7 +2,7 @@
  * `argv`: command-line secrets (`--password v`, `-u user:pass`, `curl -U`, `curl -E cert:pass`,
  * `http -a`, `mysql -pSECRET`, `redis-cli -a`, `sshpass -p`, `vault login TOKEN`, `docker login -p`,
  * `twine upload -p`, `cargo login TOKEN`, `openssl -k`, `-passin pass:…`, `ldapsearch -w`,
- * `htpasswd -b`, `ssh-keygen -N`/`-P`, what is echoed, redirected or written in a here-document into `--password-stdin`,
+ * `htpasswd -b`, `ssh-keygen -N`/`-P`, `cqlsh -p`, `influx -t`, `lftp -u user,pass`, what is echoed, redirected or written in a here-document into `--password-stdin`,
  * `chpasswd` or `sudo -S`…, what a process substitution echoes into `--password-file`), the values
  * given to secret stores (`gh secret set --body`, `az keyvault secret set --value`, what is piped
  * into `docker secret create`…) and to PowerShell's `ConvertTo-SecureString`, while ordinary flags
@@ -101,6 +101,22 @@ const USERADD_P = /\s-p(?= )/g;
  */
 const SSH_KEYGEN = /\bssh-keygen\b/g;
 const SSH_KEYGEN_NP = /\s-[NP]/g;
+/**
+ * Cassandra's `cqlsh` and NcFTP's clients: `-u user -p v` (`-pv` too; NcFTP's `-P` is its port).
+ * InfluxDB's CLI (v2): `-t v` (its API token; `--token` is in `LONG_FLAGS`) and `influx setup -p v`;
+ * v1's `-password v`.
+ */
+const CQLSH_NCFTP = /\b(?:cqlsh|ncftp(?:get|put|ls|batch)?)\b/g;
+const CQLSH_NCFTP_P = /\s-p/g;
+const INFLUX = /\binflux\b/g;
+const INFLUX_FLAGS = /\s-(?:[tp]|password)(?=[= \t])/g;
+/**
+ * lftp's `-u user,password` (`--user`): the password after the comma; also `open -u user,password`
+ * among the commands `-e` and `-c` give it, whose `;` ends none of lftp's.
+ */
+const LFTP = /\blftp\b/g;
+const LFTP_U = /\s(?:-u|--user|-[ec])(?=[= \t])/g;
+const LFTP_OPEN_U = /\s-u[ \t]+/g;
 /** Samba's clients take `user%password` after `-U`, `-Uuser%…` or `--user=`. */
 const SMB = /\b(?:smbclient|rpcclient|smbcacls|smbget|smbmap)\b/g;
 const SMB_U = /\s(?:-U|--user=?)/g;
@@ -195,7 +211,7 @@ const SECURE_STRING = /\bConvertTo-SecureString\b/gi;
  * most text names none of them, and each check after it is a look-up instead of a search.
  */
 const COMMAND_WORDS =
-  /\b(?:mysql|mariadb|(?:redis|valkey|keydb)-cli|sshpass|vault|login|openssl|mongo|sqlcmd|bcp|osql|rabbitmqctl|[Aa][Uu][Tt][Hh]\b|stdin|chpasswd|sudo|passphrase-fd|htpasswd|ldap|zip|unzip|7z|mosquitto|useradd|usermod|ssh-keygen|smb|rpcclient|pass:|secrets?\s+(?:set|put|create|add|import|versions)|vercel|ssm|[Ss][Ee][Cc][Uu][Rr][Ee][Ss][Tt][Rr][Ii][Nn][Gg]|twine|poetry|publish|cargo|[Nn][Uu][Gg][Ee][Tt]|[Cc][Uu][Rr][Ll]|[Hh][Tt][Tt][Pp](?:[Ss](?=[ \t])|[Ii][Ee]|(?=[ \t]))|[Xx][Hh][Ss]?(?=[ \t]))/g;
+  /\b(?:mysql|mariadb|(?:redis|valkey|keydb)-cli|sshpass|vault|login|openssl|mongo|sqlcmd|bcp|osql|rabbitmqctl|[Aa][Uu][Tt][Hh]\b|stdin|chpasswd|sudo|passphrase-fd|htpasswd|ldap|zip|unzip|7z|mosquitto|useradd|usermod|ssh-keygen|cqlsh|ncftp|influx|lftp|smb|rpcclient|pass:|secrets?\s+(?:set|put|create|add|import|versions)|vercel|ssm|[Ss][Ee][Cc][Uu][Rr][Ee][Ss][Tt][Rr][Ii][Nn][Gg]|twine|poetry|publish|cargo|[Nn][Uu][Gg][Ee][Tt]|[Cc][Uu][Rr][Ll]|[Hh][Tt][Tt][Pp](?:[Ss](?=[ \t])|[Ii][Ee]|(?=[ \t]))|[Xx][Hh][Ss]?(?=[ \t]))/g;
 
 /** Command words looked up by one name whatever their case or fork (lower case → name). */
 const ALIASES = new Map([
@@ -946,6 +962,30 @@ function argvRule(s: string): string {
   attachedValuesAfter(SMB, SMB_U, named("smb", "rpcclient"));
   flagValuesAfter(MOSQUITTO, MOSQUITTO_P, named("mosquitto"));
   flagValuesAfter(USERADD, USERADD_P, named("useradd", "usermod"));
+  attachedValuesAfter(CQLSH_NCFTP, CQLSH_NCFTP_P, named("cqlsh", "ncftp"));
+  flagValuesAfter(INFLUX, INFLUX_FLAGS, named("influx"));
+  /** lftp's `user,password` at `v`, its word read no further than `limit`: the password after the comma. */
+  const lftpPassword = (v: number, limit: number): number => {
+    const end = Math.min(wordEnd(s, v), limit);
+    let [a, b] = wordContent(s, v, end);
+    // The quote that closes `-e`'s commands (`-e 'open -u u,v'`) is theirs.
+    if (end === limit && b === end && isQuote(s.charCodeAt(b - 1))) b--;
+    const comma = indexIn(s, /* , */ 44, a, b);
+    if (comma >= 0 && comma + 1 < b && !isOneMark(s, comma + 1, b)) add(comma + 1, b);
+    return end;
+  };
+  eachFlagOf(LFTP, LFTP_U, named("lftp"), (j) => {
+    const v = s.charCodeAt(j) === /* = */ 61 ? j + 1 : skipBlanks(s, j);
+    if (v >= s.length || s.charCodeAt(v) === /* - */ 45 || isOperatorAt(s, v)) return j;
+    if (s.charCodeAt(j - 1) === /* u */ 117 || s.charCodeAt(j - 1) === /* r */ 114)
+      return lftpPassword(v, s.length);
+    // `-e`/`-c`: the commands' word, read whole (the command goes on past a `;` in it).
+    const end = wordEnd(s, v);
+    LFTP_OPEN_U.lastIndex = v;
+    while (LFTP_OPEN_U.test(s) && LFTP_OPEN_U.lastIndex < end)
+      LFTP_OPEN_U.lastIndex = lftpPassword(LFTP_OPEN_U.lastIndex, end);
+    return end;
+  });
   eachFlagOf(SSH_KEYGEN, SSH_KEYGEN_NP, named("ssh-keygen"), (j) => {
     const c = s.charCodeAt(j);
     if (c !== /* space */ 32 && c !== /* tab */ 9)
@@ -1103,6 +1143,9 @@ export const argv: Rule = {
     ...["sudo", "p -", "s -", "xh -"],
     // ssh-keygen's `-N` (its `-P` is under `-p`): not `keygen`, whose `key` is in every `A_KEY=`.
     ...["h-keygen"],
+    // InfluxDB's `-t` (`cqlsh`, NcFTP and lftp are under `-u` and `-p`): not `influx`, whose `inf`
+    // is in every `INFO`.
+    ...["nflux"],
   ],
   apply: argvRule,
 };

@@ -4,13 +4,24 @@
  * and the positional arguments, the command anywhere on a line or in a JSON string escaped 1–3 times:
  * - ssh-keygen's passphrases, `-N new` and `-P old`, spaced or attached; not `-N ''` (none), nor a
  *   key made without `-N`.
+ * - `cqlsh -p`, NcFTP's `-p` (spaced or attached), InfluxDB's `-t`/`--token` (and `influx setup -p`,
+ *   v1's `-password`), lftp's `-u user,password` (the password after the comma); not NcFTP's `-P`
+ *   (a port), `influx -o org`, lftp's user without a password.
  * Near misses (the same tools without a credential) stay byte for byte.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { redactText } from "../../../lib/redact/index.ts";
-import { blank, CONTEXTS, leavesEach, masksEach, secretWord, type Word } from "./argv-words.ts";
-import { escapeDepth } from "./shapes.ts";
+import {
+  blank,
+  CONTEXTS,
+  leavesEach,
+  masksEach,
+  secretWord,
+  secretWordAfter,
+  type Word,
+} from "./argv-words.ts";
+import { escapeDepth, segment } from "./shapes.ts";
 
 /** Stands for the secret's word in a tool's arguments. */
 const V = "\u0000";
@@ -151,6 +162,146 @@ describe("argv: ssh-keygen's passphrases", () => {
     // Near misses.
     ["ssh-keygen -t ed25519 -C me -f key", "ssh-keygen -t ed25519 -C me -f key"],
     ["ssh-keygen -t ed25519 -N '' -f key", "ssh-keygen -t ed25519 -N '' -f key"],
+  ])("%s", (line, expected) => {
+    expect(redactText(line)).toBe(expected);
+  });
+});
+
+const LOGINS: Tool[] = [
+  { name: "cqlsh", options: [["-u", "bob"], ["-p", V], ["--ssl"]], positionals: ["db.example", "9042"] },
+  { name: "cqlsh", options: [["-u", "cassandra"], [`-p${V}`], ["-e", "'DESCRIBE KEYSPACES'"]] },
+  {
+    name: "ncftp",
+    options: [
+      ["-u", "bob"],
+      ["-p", V],
+      ["-P", "2121"],
+    ],
+    positionals: ["ftp.example"],
+  },
+  {
+    name: "ncftpput",
+    options: [
+      ["-u", "bob"],
+      ["-p", V],
+    ],
+    positionals: ["ftp.example", "/up", "a.tgz"],
+  },
+  { name: "ncftpget", options: [["-u", "bob"], [`-p${V}`]], positionals: ["ftp.example", ".", "/a.tgz"] },
+  {
+    name: "influx query",
+    options: [
+      ["-o", "org"],
+      ["-t", V],
+      ["--host", "http://db:8086"],
+    ],
+  },
+  {
+    name: "influx bucket list",
+    options: [
+      ["--org", "org"],
+      ["--token", V],
+    ],
+  },
+  { name: "influx bucket list", options: [["--org", "org"], [`--token=${V}`]] },
+  { name: "influx write", options: [["-b", "metrics"], [`-t=${V}`], ["-f", "data.lp"]] },
+  { name: "influx setup", options: [["-u", "admin"], ["-p", V], ["-o", "org"], ["-b", "b"], ["-f"]] },
+  {
+    name: "influx",
+    options: [
+      ["-username", "admin"],
+      ["-password", V],
+      ["-host", "db"],
+    ],
+  },
+  {
+    name: "lftp",
+    options: [
+      ["-u", `bob,${V}`],
+      ["-e", "'mirror -R out /in; quit'"],
+    ],
+    positionals: ["ftp.example"],
+  },
+  {
+    name: "lftp",
+    options: [
+      ["-p", "2121"],
+      ["--user", `ci-bot,${V}`],
+    ],
+    positionals: ["sftp://ftp.example"],
+  },
+];
+/** lftp's commands, quoted: a bare password inside them. */
+const LFTP_COMMANDS: Tool[] = [
+  {
+    name: "lftp",
+    options: [["-d"], ["-e", `'set ssl:verify-certificate no; open -u bob,${V} ftp.example'`]],
+  },
+  { name: "lftp", options: [["-c", `"open -u ci,${V} sftp://ftp.example; mirror -R out /in"`]] },
+];
+/** A secret no quoting holds: one to three segments joined by `.`, `-` or `_`. */
+const bareSecret: fc.Arbitrary<Word> = fc
+  .array(fc.tuple(segment, fc.constantFrom(".", "-", "_")), { minLength: 1, maxLength: 3 })
+  .map((parts) => ({
+    text: parts.map(([seg, join], k) => (k === 0 ? seg : join + seg)).join(""),
+    canaries: parts.map(([seg]) => seg),
+  }));
+/** lftp's user and password as one quoted word (`-u 'bob,v'`). */
+const LFTP_QUOTED: Tool = {
+  name: "lftp",
+  options: [
+    ["-u", V],
+    ["-p", "21"],
+  ],
+  positionals: ["ftp.example"],
+};
+const LOGINS_PLAIN: Tool[] = [
+  // (A user last on a line in a JSON string, `-u bob","step":3}`, reads as curl's `user:password`.)
+  { name: "cqlsh", options: [["--username", "bob"], ["--ssl"], ["-k", "app"]], positionals: ["db.example"] },
+  { name: "ncftp -u bob", options: [["-P", "2121"]], positionals: ["ftp.example"] },
+  { name: "ncftpput", options: [["-P", "21"], ["-R"]], positionals: ["ftp.example", "/up", "dir"] },
+  { name: "influx query", options: [["-o", "org"], ["--host", "http://db:8086"], ["-r"]] },
+  {
+    name: "influx bucket create",
+    options: [
+      ["-n", "metrics"],
+      ["-o", "org"],
+      ["-r", "30d"],
+    ],
+  },
+  { name: "lftp -u bob", options: [["-p", "2121"]], positionals: ["ftp.example"] },
+  { name: "lftp -u bob,", options: [["-e", "'ls; quit'"]], positionals: ["ftp.example"] },
+];
+
+describe("argv: cqlsh's, NcFTP's, InfluxDB's and lftp's credentials", () => {
+  it("are masked: `-p v`, `-t v`, `--token=v`, `-u user,v`, options in any order (generated)", () => {
+    masksEach(toolLines(LOGINS, secretWord), 1500);
+    masksEach(toolLines([LFTP_QUOTED], secretWordAfter(["bob,", "ci-bot,"])), 400);
+    masksEach(toolLines(LFTP_COMMANDS, bareSecret), 300);
+  });
+
+  it("stay byte for byte without one: NcFTP's `-P`, `influx -o`, lftp's user alone (generated near misses)", () => {
+    leavesEach(plainLines(LOGINS_PLAIN), 600);
+  });
+
+  it.each([
+    ["cqlsh -u bob -p hunter2xyzQ9", "cqlsh -u bob -p [redacted:argv]"],
+    ["ncftp -u bob -p hunter2xyzQ9 host", "ncftp -u bob -p [redacted:argv] host"],
+    [
+      "influx query -t hunter2xyzQ9 'from(bucket:\"b\")'",
+      "influx query -t [redacted:argv] 'from(bucket:\"b\")'",
+    ],
+    ["lftp -u bob,hunter2xyzQ9 host", "lftp -u bob,[redacted:argv] host"],
+    ["lftp -u 'bob,hunter2xyzQ9' host", "lftp -u 'bob,[redacted:argv]' host"],
+    [
+      "lftp -e 'open -u bob,hunter2xyzQ9 host; mirror -R out'",
+      "lftp -e 'open -u bob,[redacted:argv] host; mirror -R out'",
+    ],
+    ["lftp -c 'open -u bob,hunter2xyzQ9'", "lftp -c 'open -u bob,[redacted:argv]'"],
+    // Near misses.
+    ["influx query -o org", "influx query -o org"],
+    ["ncftp -u bob -P 2121 host", "ncftp -u bob -P 2121 host"],
+    ["lftp -u bob host", "lftp -u bob host"],
   ])("%s", (line, expected) => {
     expect(redactText(line)).toBe(expected);
   });
