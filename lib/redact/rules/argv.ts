@@ -2,7 +2,8 @@
  * `argv`: command-line secrets (`--password v`, `-u user:pass`, `curl -U`, `curl -E cert:pass`,
  * `http -a`, `mysql -pSECRET`, `redis-cli -a`, `sshpass -p`, `vault login TOKEN`, `docker login -p`,
  * `twine upload -p`, `cargo login TOKEN`, `openssl -k`, `-passin pass:…`, `ldapsearch -w`,
- * `htpasswd -b`, `ssh-keygen -N`/`-P`, `cqlsh -p`, `influx -t`, `lftp -u user,pass`, what is echoed, redirected or written in a here-document into `--password-stdin`,
+ * `htpasswd -b`, `ssh-keygen -N`/`-P`, `cqlsh -p`, `influx -t`, `lftp -u user,pass`, `mysqladmin password v`, `bw unlock v`, `mc alias set A URL AK SK`,
+ * `rclone config create NAME TYPE pass v`, what is echoed, redirected or written in a here-document into `--password-stdin`,
  * `chpasswd` or `sudo -S`…, what a process substitution echoes into `--password-file`), the values
  * given to secret stores (`gh secret set --body`, `az keyvault secret set --value`, what is piped
  * into `docker secret create`…) and to PowerShell's `ConvertTo-SecureString`, while ordinary flags
@@ -117,6 +118,30 @@ const INFLUX_FLAGS = /\s-(?:[tp]|password)(?=[= \t])/g;
 const LFTP = /\blftp\b/g;
 const LFTP_U = /\s(?:-u|--user|-[ec])(?=[= \t])/g;
 const LFTP_OPEN_U = /\s-u[ \t]+/g;
+/** mysqladmin's `password NEW` (and `old-password NEW`): the command's argument is the new password. */
+const MYSQLADMIN = /\bmysqladmin\b/g;
+const MYSQLADMIN_PASSWORD = /\s(?:old-)?password(?=[ \t])/g;
+/** mysqladmin's options that take the next word (MySQL's clients read options among the commands). */
+const MYSQLADMIN_VALUE_FLAGS =
+  /^-(?:[uhPSciw]|-(?:user|host|port|socket|count|sleep|wait|protocol|login-path|defaults-(?:extra-)?file))$/;
+/** Bitwarden's CLI: its master password, `bw unlock PASSWORD`'s first argument, `bw login EMAIL PASSWORD`'s second. */
+const BW_UNLOCK = /\bbw\s+unlock\b/g;
+const BW_LOGIN = /\bbw\s+login\b/g;
+/** bw's options that take the next word. */
+const BW_VALUE_FLAGS = /^--(?:method|code|passwordenv|passwordfile|session)$/;
+/** MinIO's client: `mc alias set ALIAS URL ACCESS SECRET`, as `mc config host add` had it: the fourth argument. */
+const MC_ALIAS = /\bmc\s+(?:alias\s+set|config\s+host\s+add)\b/g;
+/** mc's options that take the next word. */
+const MC_VALUE_FLAGS = /^(?:--(?:api|path|config-dir)|-C)$/;
+/**
+ * rclone's `config create NAME TYPE key value…`, `config update NAME key value…` and `config password
+ * NAME key value…`: the value of each key that names a secret, spaced or after `=` (`key=value`).
+ */
+const RCLONE_CONFIG = /\brclone\s+config\s+(?:create|update|password)(?=[ \t])/g;
+/** rclone's keys that hold a secret, by their last part (`pass`, `secret_access_key`, `client_secret`, `token`). */
+const RCLONE_SECRET_KEY = /(?:^|_)(?:pass(?:word2?)?|secret|token|key|credentials)$/i;
+/** rclone's options that take the next word. */
+const RCLONE_VALUE_FLAGS = /^--(?:config|state|result|log-file|log-level)$/;
 /** Samba's clients take `user%password` after `-U`, `-Uuser%…` or `--user=`. */
 const SMB = /\b(?:smbclient|rpcclient|smbcacls|smbget|smbmap)\b/g;
 const SMB_U = /\s(?:-U|--user=?)/g;
@@ -211,7 +236,7 @@ const SECURE_STRING = /\bConvertTo-SecureString\b/gi;
  * most text names none of them, and each check after it is a look-up instead of a search.
  */
 const COMMAND_WORDS =
-  /\b(?:mysql|mariadb|(?:redis|valkey|keydb)-cli|sshpass|vault|login|openssl|mongo|sqlcmd|bcp|osql|rabbitmqctl|[Aa][Uu][Tt][Hh]\b|stdin|chpasswd|sudo|passphrase-fd|htpasswd|ldap|zip|unzip|7z|mosquitto|useradd|usermod|ssh-keygen|cqlsh|ncftp|influx|lftp|smb|rpcclient|pass:|secrets?\s+(?:set|put|create|add|import|versions)|vercel|ssm|[Ss][Ee][Cc][Uu][Rr][Ee][Ss][Tt][Rr][Ii][Nn][Gg]|twine|poetry|publish|cargo|[Nn][Uu][Gg][Ee][Tt]|[Cc][Uu][Rr][Ll]|[Hh][Tt][Tt][Pp](?:[Ss](?=[ \t])|[Ii][Ee]|(?=[ \t]))|[Xx][Hh][Ss]?(?=[ \t]))/g;
+  /\b(?:mysql|mariadb|(?:redis|valkey|keydb)-cli|sshpass|vault|login|openssl|mongo|sqlcmd|bcp|osql|rabbitmqctl|[Aa][Uu][Tt][Hh]\b|stdin|chpasswd|sudo|passphrase-fd|htpasswd|ldap|zip|unzip|7z|mosquitto|useradd|usermod|ssh-keygen|cqlsh|ncftp|influx|lftp|bw(?=[ \t])|mc(?=[ \t])|rclone|smb|rpcclient|pass:|secrets?\s+(?:set|put|create|add|import|versions)|vercel|ssm|[Ss][Ee][Cc][Uu][Rr][Ee][Ss][Tt][Rr][Ii][Nn][Gg]|twine|poetry|publish|cargo|[Nn][Uu][Gg][Ee][Tt]|[Cc][Uu][Rr][Ll]|[Hh][Tt][Tt][Pp](?:[Ss](?=[ \t])|[Ii][Ee]|(?=[ \t]))|[Xx][Hh][Ss]?(?=[ \t]))/g;
 
 /** Command words looked up by one name whatever their case or fork (lower case → name). */
 const ALIASES = new Map([
@@ -310,23 +335,65 @@ function secureStringArguments(s: string, i: number, add: (start: number, end: n
 }
 
 /**
- * The first positional argument of the command going on at `i` (`[start, end)`; start -1 when there
- * is none, end where the search stopped): a word that starts with `-` is a flag, and the next word is
- * the value of those `valueFlags` names (not when attached: `--registry=x`); `--` and a redirection
- * end the arguments.
+ * The positional argument `n` (0: the first) of the command going on at `i` (`[start, end)`; start -1
+ * when there is none, end where the search stopped): a word that starts with `-` is a flag, and the
+ * next word is the value of those `valueFlags` names (not when attached: `--registry=x`); `--` and a
+ * redirection end the arguments.
  */
-function firstPositional(s: string, i: number, valueFlags: RegExp): [number, number] {
+function nthPositional(s: string, i: number, valueFlags: RegExp, n: number): [number, number] {
   const stop = commandEnd(s, i);
   let w = skipBlanks(s, i);
-  for (; w < stop; w = skipBlanks(s, w)) {
+  for (let k = 0; w < stop; w = skipBlanks(s, w)) {
     const end = wordEnd(s, w);
     if (end <= w || isOperatorAt(s, w)) break;
+    if (s.charCodeAt(w) !== /* - */ 45 && k++ < n) {
+      w = end;
+      continue;
+    }
     if (s.charCodeAt(w) !== /* - */ 45) return isOneMark(s, w, end) ? [-1, end] : [w, end];
     const flag = s.slice(w, end);
     if (flag === "--") break;
     w = valueFlags.test(flag) ? wordEnd(s, skipBlanks(s, end)) : end;
   }
   return [-1, w];
+}
+
+/**
+ * After `rclone config create|update|password` (its words from `i`, `skip` positional ones before its
+ * keys): the value of each key that names a secret (`pass v`, `pass=v`). Returns where its scan ended.
+ */
+function configSecrets(
+  s: string,
+  i: number,
+  skip: number,
+  add: (start: number, end: number) => number,
+): number {
+  let stop = commandEnd(s, i);
+  /** A key read, awaiting its value: its word, and whether it names a secret. */
+  let key = false;
+  let secret = false;
+  for (let w = skipBlanks(s, i); w < stop; w = skipBlanks(s, w)) {
+    const end = wordEnd(s, w);
+    if (end <= w || isOperatorAt(s, w)) break;
+    if (s.charCodeAt(w) === /* - */ 45) {
+      // A flag, wherever it is (rclone's parser takes them among the arguments: no value starts with `-`).
+      if (RCLONE_VALUE_FLAGS.test(s.slice(w, end))) w = wordEnd(s, skipBlanks(s, end));
+    } else if (key) {
+      if (secret && !isOneMark(s, w, end)) addWord(s, w, end, add);
+      key = false;
+    } else if (skip > 0) {
+      skip--;
+    } else {
+      const eq = indexIn(s, /* = */ 61, w, end);
+      secret = RCLONE_SECRET_KEY.test(s.slice(w, eq < 0 ? end : eq));
+      if (eq < 0) key = true;
+      else if (secret && eq + 1 < end && !isOneMark(s, eq + 1, end)) addWord(s, eq + 1, end, add);
+    }
+    w = Math.max(w, end);
+    // A value read past the command's end holds it (`pass "a;b"`): the command goes on.
+    if (w > stop) stop = commandEnd(s, w);
+  }
+  return stop;
 }
 
 /**
@@ -1013,21 +1080,36 @@ function argvRule(s: string): string {
   eachFlagOf(DOTNET_NUGET, DOTNET_NUGET_KEY, named("nuget"), (j) =>
     valueAfter(s.charCodeAt(j) === /* : */ 58 ? j + 1 : j),
   );
-  /** The first positional argument after each `command` (`cargo login TOKEN`, `nuget setapikey KEY`). */
-  const positionalAfter = (command: RegExp, valueFlags: RegExp, present: boolean): void => {
+  /** The positional argument `n` after each `command` (`cargo login TOKEN`, `nuget setapikey KEY`: the first). */
+  const positionalAfter = (command: RegExp, valueFlags: RegExp, present: boolean, n = 0): void => {
     if (!present) return;
     command.lastIndex = 0;
     while (command.test(s)) {
       // Blanks before an argument (`{"cmd":"cargo login"}` has none).
       const c = s.charCodeAt(command.lastIndex);
       if (c !== /* space */ 32 && c !== /* tab */ 9) continue;
-      const [start, end] = firstPositional(s, command.lastIndex, valueFlags);
+      const [start, end] = nthPositional(s, command.lastIndex, valueFlags, n);
       if (start >= 0) addWord(s, start, end, add);
       command.lastIndex = Math.max(command.lastIndex, end);
     }
   };
   positionalAfter(CARGO_LOGIN, CARGO_VALUE_FLAGS, named("cargo"));
   positionalAfter(NUGET_SETAPIKEY, NUGET_VALUE_FLAGS, named("nuget"));
+  positionalAfter(BW_UNLOCK, BW_VALUE_FLAGS, named("bw"));
+  positionalAfter(BW_LOGIN, BW_VALUE_FLAGS, named("bw"), 1);
+  positionalAfter(MC_ALIAS, MC_VALUE_FLAGS, named("mc"), 3);
+  eachFlagOf(MYSQLADMIN, MYSQLADMIN_PASSWORD, named("mysql"), (j) => {
+    const [start, end] = nthPositional(s, j, MYSQLADMIN_VALUE_FLAGS, 0);
+    return start >= 0 ? addWord(s, start, end, add) : Math.max(j, end);
+  });
+  if (named("rclone")) {
+    RCLONE_CONFIG.lastIndex = 0;
+    while (RCLONE_CONFIG.test(s)) {
+      // `create` is given the remote's name and type before its keys; the others its name.
+      const skip = s.charCodeAt(RCLONE_CONFIG.lastIndex - 6) === /* c */ 99 ? 2 : 1;
+      RCLONE_CONFIG.lastIndex = configSecrets(s, RCLONE_CONFIG.lastIndex, skip, add);
+    }
+  }
   /**
    * After an option's first `-` at `j`: the option that takes a value (in a cluster the first of
    * `valueLetters`, or the long one `longOption` codes by its name, 0 for another) and what its
@@ -1146,6 +1228,8 @@ export const argv: Rule = {
     // InfluxDB's `-t` (`cqlsh`, NcFTP and lftp are under `-u` and `-p`): not `influx`, whose `inf`
     // is in every `INFO`.
     ...["nflux"],
+    // MinIO's `mc alias set` and rclone's `config create`, whose secrets are positional.
+    ...["mc ", "rclone"],
   ],
   apply: argvRule,
 };

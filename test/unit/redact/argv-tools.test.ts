@@ -7,6 +7,11 @@
  * - `cqlsh -p`, NcFTP's `-p` (spaced or attached), InfluxDB's `-t`/`--token` (and `influx setup -p`,
  *   v1's `-password`), lftp's `-u user,password` (the password after the comma); not NcFTP's `-P`
  *   (a port), `influx -o org`, lftp's user without a password.
+ * - positional passwords: `mysqladmin password NEW`, Bitwarden's `bw unlock PASSWORD` and `bw login
+ *   EMAIL PASSWORD`, MinIO's `mc alias set ALIAS URL ACCESS SECRET` (and `mc config host add`), the
+ *   value of rclone's secret keys in `config create|update|password` (`pass v`, `secret_access_key=v`);
+ *   not `mysqladmin status`, `bw unlock --check`, `mc alias set` without keys, rclone's other keys.
+ *   (bw has no trigger word of its own: a bw line is read when another is on it, as `--raw`.)
  * Near misses (the same tools without a credential) stay byte for byte.
  */
 import fc from "fast-check";
@@ -15,6 +20,8 @@ import { redactText } from "../../../lib/redact/index.ts";
 import {
   blank,
   CONTEXTS,
+  closedContext,
+  context,
   leavesEach,
   masksEach,
   secretWord,
@@ -57,25 +64,29 @@ function arrange(tool: Tool, picks: number[]): string[] {
   return out;
 }
 
-/** Where a command line goes: one of `CONTEXTS`, or a JSON string escaped `depth` (1–3) times. */
-const placement = fc.oneof(
-  fc.integer({ min: 0, max: CONTEXTS.length - 1 }).map((at) => (cmd: string) => CONTEXTS[at]!(cmd)),
-  fc.tuple(fc.integer({ min: 1, max: 3 }), fc.boolean()).map(
-    ([depth, unicode]) =>
-      (cmd: string) =>
-        `{"level":"info","cmd":"${escapeDepth(cmd.replaceAll("\t", " "), depth, unicode)}"}`,
-  ),
-);
+/** Where a command line goes: one of `CONTEXTS` (`at`), or a JSON string escaped `depth` (1–3) times. */
+const placement = (at: fc.Arbitrary<number>) =>
+  fc.oneof(
+    at.map((k) => (cmd: string) => CONTEXTS[k]!(cmd)),
+    fc.tuple(fc.integer({ min: 1, max: 3 }), fc.boolean()).map(
+      ([depth, unicode]) =>
+        (cmd: string) =>
+          `{"level":"info","cmd":"${escapeDepth(cmd.replaceAll("\t", " "), depth, unicode)}"}`,
+    ),
+  );
 
-/** Lines of `tools` with `input`'s word for `V`, their words in any order, joined by random blanks. */
-const toolLines = (tools: Tool[], input: fc.Arbitrary<Word>) =>
+/**
+ * Lines of `tools` with `input`'s word for `V`, their words in any order, joined by random blanks, in
+ * the contexts `at` picks.
+ */
+const toolLines = (tools: Tool[], input: fc.Arbitrary<Word>, at = context) =>
   fc
     .tuple(
       fc.integer({ min: 0, max: tools.length - 1 }),
       input,
       fc.array(fc.nat(), { minLength: 1, maxLength: 6 }),
       fc.array(blank, { minLength: 3, maxLength: 3 }),
-      placement,
+      placement(at),
     )
     .map(([which, word, picks, blanks, place]) => {
       const tool = tools[which]!;
@@ -84,9 +95,12 @@ const toolLines = (tools: Tool[], input: fc.Arbitrary<Word>) =>
       return { text: place(cmd), canaries: word.canaries, family: `tool/${tool.name}` };
     });
 
-/** Lines of `tools` as `toolLines` has them, with no secret in them. */
+/**
+ * Lines of `tools` as `toolLines` has them, with no secret in them; no word after them (`… done`),
+ * which a command's optional last argument would take (`bw unlock --check done`).
+ */
 const plainLines = (tools: Tool[]) =>
-  toolLines(tools, fc.constant({ text: "", canaries: [] })).map((l) => l.text);
+  toolLines(tools, fc.constant({ text: "", canaries: [] }), closedContext).map((l) => l.text);
 
 const SSH_KEYGEN: Tool[] = [
   {
@@ -302,6 +316,131 @@ describe("argv: cqlsh's, NcFTP's, InfluxDB's and lftp's credentials", () => {
     ["influx query -o org", "influx query -o org"],
     ["ncftp -u bob -P 2121 host", "ncftp -u bob -P 2121 host"],
     ["lftp -u bob host", "lftp -u bob host"],
+  ])("%s", (line, expected) => {
+    expect(redactText(line)).toBe(expected);
+  });
+});
+
+const POSITIONALS: Tool[] = [
+  {
+    name: "mysqladmin",
+    options: [
+      ["-u", "root"],
+      ["-h", "db.internal"],
+    ],
+    positionals: ["password", V],
+  },
+  { name: "mysqladmin", options: [["-uroot"], ["-pOld2xyzQ9"]], positionals: ["password", V] },
+  {
+    name: "mysqladmin",
+    options: [
+      ["-u", "root"],
+      ["-P", "3306"],
+      ["-S", "/run/mysqld.sock"],
+    ],
+    positionals: ["password", V],
+  },
+  { name: "mysqladmin", options: [["--user=root"], ["--port", "3306"]], positionals: ["old-password", V] },
+  { name: "bw unlock", options: [["--raw"]], positionals: [V] },
+  { name: "bw unlock", options: [["--raw"], ["--nointeraction"]], positionals: [V] },
+  {
+    name: "bw login",
+    options: [["--raw"], ["--method", "0"], ["--code", "123456"]],
+    positionals: ["bob@example.com", V],
+  },
+  {
+    name: "mc alias set",
+    options: [["--api", "S3v4"]],
+    positionals: ["minio", "http://minio:9000", "minioadmin", V],
+  },
+  {
+    name: "mc alias set",
+    options: [["--path", "auto"], ["--insecure"]],
+    positionals: ["s3", "https://s3.example", "AK1", V],
+  },
+  {
+    name: "mc config host add",
+    options: [["--api", "s3v4"]],
+    positionals: ["old", "https://s3.example", "AK1", V],
+  },
+  {
+    name: "rclone config create",
+    options: [["--non-interactive"], ["--obscure"]],
+    positionals: ["backup", "s3", "provider", "AWS", "secret_access_key", V, "region", "us-east-1"],
+  },
+  {
+    name: "rclone config create",
+    options: [["--obscure"]],
+    positionals: ["box", "sftp", "host", "h.example", "user", "bob", "pass", V],
+  },
+  {
+    name: "rclone config create",
+    options: [["--config", "/etc/rclone.conf"]],
+    positionals: ["gd", "drive", `client_secret=${V}`, "scope=drive"],
+  },
+  { name: "rclone config update", options: [["--obscure"]], positionals: ["box", "password", V] },
+  { name: "rclone config update", options: [], positionals: ["b2", "account", "0012ab", "key", V] },
+  { name: "rclone config password", options: [], positionals: ["box", `pass=${V}`] },
+];
+const POSITIONALS_PLAIN: Tool[] = [
+  { name: "mysqladmin -u root", options: [["-h", "db.internal"]], positionals: ["status"] },
+  {
+    name: "mysqladmin -u root",
+    options: [
+      ["-P", "3306"],
+      ["-i", "5"],
+    ],
+    positionals: ["processlist"],
+  },
+  { name: "mysqladmin", options: [["-uroot"], ["--port", "3306"]], positionals: ["create", "app"] },
+  { name: "bw unlock", options: [["--check"], ["--raw"]] },
+  // (`--apikey","step":3}` at a JSON string's end reads as a key and its value.)
+  { name: "bw login --apikey", options: [["--raw"]] },
+  { name: "bw list items", options: [["--search", "github"], ["--raw"]] },
+  { name: "mc alias set", options: [["--api", "S3v4"]], positionals: ["minio", "http://minio:9000"] },
+  { name: "mc alias", options: [], positionals: ["list"] },
+  { name: "mc alias remove", options: [], positionals: ["minio"] },
+  { name: "mc", options: [["--insecure"]], positionals: ["ls", "minio/bucket"] },
+  { name: "rclone config", options: [], positionals: ["show"] },
+  {
+    name: "rclone config create",
+    options: [["--non-interactive"]],
+    positionals: ["backup", "s3", "provider", "AWS", "env_auth", "true", "region", "us-east-1"],
+  },
+  { name: "rclone config update", options: [], positionals: ["backup", "region=eu-west-1", "acl=private"] },
+  { name: "rclone copy", options: [["--progress"]], positionals: ["src", "backup:bucket"] },
+];
+
+describe("argv: positional passwords of mysqladmin, bw, mc and rclone", () => {
+  it("are masked: the argument the command takes its secret as, options anywhere (generated)", () => {
+    masksEach(toolLines(POSITIONALS, secretWord), 2000);
+  });
+
+  it("stay byte for byte without one (generated near misses)", () => {
+    leavesEach(plainLines(POSITIONALS_PLAIN), 800);
+  });
+
+  it.each([
+    ["mysqladmin -u root password hunter2xyzQ9", "mysqladmin -u root password [redacted:argv]"],
+    ["bw unlock hunter2xyzQ9 --raw", "bw unlock [redacted:argv] --raw"],
+    ["bw login bob@example.com hunter2xyzQ9 --raw", "bw login bob@example.com [redacted:argv] --raw"],
+    [
+      "mc alias set s3 https://s3.example AKIAEXAMPLE1 hunter2xyzQ9",
+      "mc alias set s3 https://s3.example AKIAEXAMPLE1 [redacted:argv]",
+    ],
+    [
+      "mc config host add s3 https://s3.example AKIAEXAMPLE1 hunter2xyzQ9",
+      "mc config host add s3 https://s3.example AKIAEXAMPLE1 [redacted:argv]",
+    ],
+    [
+      "rclone config create r s3 secret_access_key hunter2xyzQ9 region x",
+      "rclone config create r s3 secret_access_key [redacted:argv] region x",
+    ],
+    ["rclone config update r pass hunter2xyzQ9", "rclone config update r pass [redacted:argv]"],
+    // Near misses.
+    ["mc alias list", "mc alias list"],
+    ["rclone config show", "rclone config show"],
+    ["mysqladmin -u root status", "mysqladmin -u root status"],
   ])("%s", (line, expected) => {
     expect(redactText(line)).toBe(expected);
   });
