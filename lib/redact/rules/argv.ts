@@ -3,7 +3,7 @@
  * `http -a`, `mysql -pSECRET`, `redis-cli -a`, `sshpass -p`, `vault login TOKEN`, `docker login -p`,
  * `twine upload -p`, `cargo login TOKEN`, `openssl -k`, `-passin pass:…`, `ldapsearch -w`,
  * `htpasswd -b`, `ssh-keygen -N`/`-P`, `cqlsh -p`, `influx -t`, `lftp -u user,pass`, `mysqladmin password v`, `bw unlock v`, `mc alias set A URL AK SK`,
- * `rclone config create NAME TYPE pass v`, what is echoed, redirected or written in a here-document into `--password-stdin`,
+ * `rclone config create NAME TYPE pass v`, `pulumi config set --secret NAME v`, what is echoed, redirected or written in a here-document into `--password-stdin`,
  * `chpasswd` or `sudo -S`…, what a process substitution echoes into `--password-file`), the values
  * given to secret stores (`gh secret set --body`, `az keyvault secret set --value`, what is piped
  * into `docker secret create`…) and to PowerShell's `ConvertTo-SecureString`, while ordinary flags
@@ -142,6 +142,17 @@ const RCLONE_CONFIG = /\brclone\s+config\s+(?:create|update|password)(?=[ \t])/g
 const RCLONE_SECRET_KEY = /(?:^|_)(?:pass(?:word2?)?|secret|token|key|credentials)$/i;
 /** rclone's options that take the next word. */
 const RCLONE_VALUE_FLAGS = /^--(?:config|state|result|log-file|log-level)$/;
+/**
+ * Pulumi's `config set NAME [--] VALUE --secret` (the flag anywhere among its words, `--secret=true`
+ * too): the value, its second argument; `env set ENV PATH VALUE --secret`'s third. (`config set-all
+ * --secret NAME=VALUE` is the key-value rule's.)
+ */
+const PULUMI_SET = /\bpulumi\s+(?:config|env)\s+set(?=[ \t])/g;
+/** `--secret`, `--secret=true`, at the end of its word (`--secret"` closing a JSON string too). */
+const PULUMI_SECRET = /^--secret(?:=true)?(?![\w=-])/;
+/** pulumi's options that take the next word, its own and the global ones (`--plaintext`, `--path` take none). */
+const PULUMI_VALUE_FLAGS =
+  /^(?:-[sCv]|--(?:stack|cwd|config-file|color|type|verbose|tracing|profiling|memprofilerate|env))$/;
 /** Samba's clients take `user%password` after `-U`, `-Uuser%…` or `--user=`. */
 const SMB = /\b(?:smbclient|rpcclient|smbcacls|smbget|smbmap)\b/g;
 const SMB_U = /\s(?:-U|--user=?)/g;
@@ -236,7 +247,7 @@ const SECURE_STRING = /\bConvertTo-SecureString\b/gi;
  * most text names none of them, and each check after it is a look-up instead of a search.
  */
 const COMMAND_WORDS =
-  /\b(?:mysql|mariadb|(?:redis|valkey|keydb)-cli|sshpass|vault|login|openssl|mongo|sqlcmd|bcp|osql|rabbitmqctl|[Aa][Uu][Tt][Hh]\b|stdin|chpasswd|sudo|passphrase-fd|htpasswd|ldap|zip|unzip|7z|mosquitto|useradd|usermod|ssh-keygen|cqlsh|ncftp|influx|lftp|bw(?=[ \t])|mc(?=[ \t])|rclone|smb|rpcclient|pass:|secrets?\s+(?:set|put|create|add|import|versions)|vercel|ssm|[Ss][Ee][Cc][Uu][Rr][Ee][Ss][Tt][Rr][Ii][Nn][Gg]|twine|poetry|publish|cargo|[Nn][Uu][Gg][Ee][Tt]|[Cc][Uu][Rr][Ll]|[Hh][Tt][Tt][Pp](?:[Ss](?=[ \t])|[Ii][Ee]|(?=[ \t]))|[Xx][Hh][Ss]?(?=[ \t]))/g;
+  /\b(?:mysql|mariadb|(?:redis|valkey|keydb)-cli|sshpass|vault|login|openssl|mongo|sqlcmd|bcp|osql|rabbitmqctl|[Aa][Uu][Tt][Hh]\b|stdin|chpasswd|sudo|passphrase-fd|htpasswd|ldap|zip|unzip|7z|mosquitto|useradd|usermod|ssh-keygen|cqlsh|ncftp|influx|lftp|pulumi|bw(?=[ \t])|mc(?=[ \t])|rclone|smb|rpcclient|pass:|secrets?\s+(?:set|put|create|add|import|versions)|vercel|ssm|[Ss][Ee][Cc][Uu][Rr][Ee][Ss][Tt][Rr][Ii][Nn][Gg]|twine|poetry|publish|cargo|[Nn][Uu][Gg][Ee][Tt]|[Cc][Uu][Rr][Ll]|[Hh][Tt][Tt][Pp](?:[Ss](?=[ \t])|[Ii][Ee]|(?=[ \t]))|[Xx][Hh][Ss]?(?=[ \t]))/g;
 
 /** Command words looked up by one name whatever their case or fork (lower case → name). */
 const ALIASES = new Map([
@@ -356,6 +367,41 @@ function nthPositional(s: string, i: number, valueFlags: RegExp, n: number): [nu
     w = valueFlags.test(flag) ? wordEnd(s, skipBlanks(s, end)) : end;
   }
   return [-1, w];
+}
+
+/**
+ * After `pulumi config set` or `pulumi env set` (its words from `i`): its argument `n` (0: the first),
+ * the value, when `--secret` (or `--secret=true`) is among its words; after `--` every word is an
+ * argument. Returns where its scan ended.
+ */
+function pulumiSecret(s: string, i: number, n: number, add: (start: number, end: number) => number): number {
+  let stop = commandEnd(s, i);
+  let secret = false;
+  let flags = true;
+  let positional = 0;
+  let value = -1;
+  let valueEnd = -1;
+  for (let w = skipBlanks(s, i); w < stop; w = skipBlanks(s, w)) {
+    const end = wordEnd(s, w);
+    if (end <= w || isOperatorAt(s, w)) break;
+    const word = s.slice(w, end);
+    if (flags && word === "--") {
+      flags = false;
+      w = end;
+    } else if (flags && PULUMI_SECRET.test(word)) {
+      secret = true;
+      w = end;
+    } else if (flags && s.charCodeAt(w) === /* - */ 45) {
+      w = PULUMI_VALUE_FLAGS.test(word) ? wordEnd(s, skipBlanks(s, end)) : end;
+    } else {
+      if (positional++ === n) [value, valueEnd] = [w, end];
+      w = end;
+    }
+    // A value read past the command's end holds it (`"a;b"`): the command goes on.
+    if (w > stop) stop = commandEnd(s, w);
+  }
+  if (secret && value >= 0 && !isOneMark(s, value, valueEnd)) addWord(s, value, valueEnd, add);
+  return stop;
 }
 
 /**
@@ -1102,6 +1148,11 @@ function argvRule(s: string): string {
     const [start, end] = nthPositional(s, j, MYSQLADMIN_VALUE_FLAGS, 0);
     return start >= 0 ? addWord(s, start, end, add) : Math.max(j, end);
   });
+  if (named("pulumi")) {
+    PULUMI_SET.lastIndex = 0;
+    for (let m = PULUMI_SET.exec(s); m !== null; m = PULUMI_SET.exec(s))
+      PULUMI_SET.lastIndex = pulumiSecret(s, PULUMI_SET.lastIndex, m[0].includes("env") ? 2 : 1, add);
+  }
   if (named("rclone")) {
     RCLONE_CONFIG.lastIndex = 0;
     while (RCLONE_CONFIG.test(s)) {

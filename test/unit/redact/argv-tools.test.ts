@@ -12,6 +12,9 @@
  *   value of rclone's secret keys in `config create|update|password` (`pass v`, `secret_access_key=v`);
  *   not `mysqladmin status`, `bw unlock --check`, `mc alias set` without keys, rclone's other keys.
  *   (bw has no trigger word of its own: a bw line is read when another is on it, as `--raw`.)
+ * - Pulumi's `config set NAME VALUE` where `--secret` (or `--secret=true`) declares the value secret,
+ *   the flag anywhere among its words, whatever the name, and `pulumi env set ENV PATH VALUE --secret` (`config set-all --secret NAME=VALUE` is the
+ *   key-value rule's); not `config set` without `--secret`.
  * Near misses (the same tools without a credential) stay byte for byte.
  */
 import fc from "fast-check";
@@ -441,6 +444,99 @@ describe("argv: positional passwords of mysqladmin, bw, mc and rclone", () => {
     ["mc alias list", "mc alias list"],
     ["rclone config show", "rclone config show"],
     ["mysqladmin -u root status", "mysqladmin -u root status"],
+  ])("%s", (line, expected) => {
+    expect(redactText(line)).toBe(expected);
+  });
+});
+
+/** Names Pulumi's configuration is set under: a secret's is any name (`--secret` says what it is). */
+const PULUMI_NAMES = ["region", "app:replicas", "aws:profile", "tls.cert", "app:dbPassword", "apiKey"];
+
+const PULUMI: Tool[] = PULUMI_NAMES.flatMap((name) => [
+  { name: "pulumi config set", options: [["--secret"], ["-s", "dev"]], positionals: [name, V] },
+  {
+    name: "pulumi config set",
+    options: [["--secret=true"], ["--stack", "org/app/prod"]],
+    positionals: [name, V],
+  },
+  { name: "pulumi config set", options: [["--path"], ["--secret"], ["-C", "infra"]], positionals: [name, V] },
+]);
+PULUMI.push(
+  // After `--` every word is an argument: the options before it.
+  { name: "pulumi config set --secret -s dev app:dbPassword --", options: [], positionals: [V] },
+  { name: "pulumi env set", options: [["--secret"]], positionals: ["org/prod", "db.password", V] },
+  {
+    name: "pulumi env set",
+    options: [["--secret=true"], ["-C", "infra"]],
+    positionals: ["prod", "tokens.api", V],
+  },
+);
+const PULUMI_ALL: Tool[] = [
+  {
+    name: "pulumi config set-all",
+    options: [
+      ["--secret", `app:token=${V}`],
+      ["--plaintext", "region=us"],
+    ],
+  },
+  { name: "pulumi config set-all", options: [[`--secret=db.password=${V}`], ["-s", "dev"], ["--path"]] },
+];
+const PULUMI_PLAIN: Tool[] = [
+  { name: "pulumi config set", options: [], positionals: ["region", "us-east-1"] },
+  {
+    name: "pulumi config set",
+    options: [["--plaintext"], ["-s", "dev"]],
+    positionals: ["app:replicas", "3"],
+  },
+  {
+    name: "pulumi config set",
+    options: [["--path"], ["--cwd", "infra"]],
+    positionals: ["tags.team", "platform"],
+  },
+  {
+    name: "pulumi config set-all",
+    options: [
+      ["--plaintext", "region=us"],
+      ["--plaintext", "size=t3.small"],
+    ],
+  },
+  { name: "pulumi config get", options: [["-s", "dev"]], positionals: ["region"] },
+  {
+    name: "pulumi env set",
+    options: [["--plaintext"]],
+    positionals: ["org/prod", "app.region", "us-east-1"],
+  },
+  { name: "pulumi up", options: [["--yes"], ["--stack", "dev"], ["--skip-preview"]] },
+];
+
+describe("argv: Pulumi's secret configuration values", () => {
+  it("are masked: `config set NAME VALUE` with `--secret` anywhere (generated)", () => {
+    masksEach(toolLines(PULUMI, secretWord), 1500);
+  });
+
+  it("are masked: `set-all --secret NAME=VALUE` (the key-value rule's: `--secret`'s value) (generated)", () => {
+    masksEach(toolLines(PULUMI_ALL, bareSecret), 300);
+  });
+
+  it("stay byte for byte without `--secret` (generated near misses)", () => {
+    leavesEach(plainLines(PULUMI_PLAIN), 600);
+  });
+
+  it.each([
+    // (The key-value rule reads `--secret region` as a key and its value.)
+    [
+      "pulumi config set --secret region hunter2xyzQ9",
+      "pulumi config set --secret [redacted:key-value] [redacted:argv]",
+    ],
+    ["pulumi config set region hunter2xyzQ9 --secret", "pulumi config set region [redacted:argv] --secret"],
+    ["pulumi config set region --secret hunter2xyzQ9", "pulumi config set region --secret [redacted:argv]"],
+    [
+      "pulumi config set -s dev region hunter2xyzQ9 --secret=true",
+      "pulumi config set -s dev region [redacted:argv] --secret=[redacted:key-value]",
+    ],
+    // Near misses.
+    ["pulumi config set region us-east-1", "pulumi config set region us-east-1"],
+    ["pulumi config set --plaintext region us-east-1", "pulumi config set --plaintext region us-east-1"],
   ])("%s", (line, expected) => {
     expect(redactText(line)).toBe(expected);
   });
