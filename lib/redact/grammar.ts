@@ -485,7 +485,7 @@ export function closingQuote(s: string, i: number, q: number, k: number): number
 }
 
 /** `closingQuote` for a quote written as an escape (`\\u0022` opened with `k` backslashes, `word` in lower case). */
-function closingQuoteWord(s: string, i: number, word: string, k: number): number {
+export function closingQuoteWord(s: string, i: number, word: string, k: number): number {
   for (let at = indexOfWord(s, word, i); at >= 0; at = indexOfWord(s, word, at + 1)) {
     const b = backslashesBefore(s, at, i);
     if (at - b === k) return b;

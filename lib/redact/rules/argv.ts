@@ -4,7 +4,8 @@
  * `twine upload -p`, `cargo login TOKEN`, `openssl -k`, `-passin pass:…`, `ldapsearch -w`,
  * `htpasswd -b`, `ssh-keygen -N`/`-P`, `cqlsh -p`, `influx -t`, `lftp -u user,pass`, `mysqladmin password v`, `bw unlock v`, `mc alias set A URL AK SK`,
  * `rclone config create NAME TYPE pass v`, `pulumi config set --secret NAME v`, what is echoed, redirected or written in a here-document into `--password-stdin`,
- * `chpasswd` or `sudo -S`…, what a process substitution echoes into `--password-file`), the values
+ * `chpasswd`, `sudo -S` or `openssl -passin fd:0`…, what a process substitution echoes into
+ * `--password-file`, `--auth-user-pass`, `sshpass -f` or `-passin file:`), the values
  * given to secret stores (`gh secret set --body`, `az keyvault secret set --value`, what is piped
  * into `docker secret create`…) and to PowerShell's `ConvertTo-SecureString`, while ordinary flags
  * survive (`mkdir -p`, `sort -u`).
@@ -13,6 +14,7 @@
 import {
   assignmentEnd,
   closingQuote,
+  closingQuoteWord,
   commandEnd,
   isOperatorAt,
   isQuote,
@@ -164,12 +166,13 @@ const HTPASSWD = /\bhtpasswd\b/g;
  * login -`, `cargo login` without its token); secret stores read the secret there when no value is
  * given (`gh secret set NAME`, `wrangler secret put`, `docker secret create NAME -`, `gcloud
  * secrets create|versions add … --data-file=-`, `vercel env add`); GnuPG reads its passphrase from
- * descriptor 0 (`--passphrase-fd 0`). Two are judged where found (`readerIn`): `sudo` reads its
- * password there with `-S`, and `/dev/stdin` is a secret when a flag names a secret file
- * (`--password-file=/dev/stdin`).
+ * descriptor 0 (`--passphrase-fd 0`), OpenSSL its own there (`-passin fd:0`, `-passin stdin`). Two
+ * are judged where found (`readerIn`): `sudo` reads its password there with `-S`, and `/dev/stdin`
+ * is a secret when a flag names a secret file (`--password-file=/dev/stdin`, `-passin
+ * file:/dev/stdin`).
  */
 const STDIN_READERS =
-  /--password-stdin|--with-token|\bchpasswd\b|\bpasswd\s+--stdin\b|\b(?:auth|vault|cargo)\s+login\b|\bsecrets?\s+(?:set|put|create|add|import)\b|\bsecrets\s+versions\s+add\b|\bvercel\s+env\s+add\b|--passphrase-fd[ =]0\b|\bsudo\b|\/dev\/stdin\b/g;
+  /--password-stdin|--with-token|\bchpasswd\b|\bpasswd\s+--stdin\b|\b(?:auth|vault|cargo)\s+login\b|\bsecrets?\s+(?:set|put|create|add|import)\b|\bsecrets\s+versions\s+add\b|\bvercel\s+env\s+add\b|--passphrase-fd[ =]0\b|-pass(?:in|out)?[ \t]+(?:stdin|fd:0)\b|\bsudo\b|\/dev\/stdin\b/g;
 /** Where the first of `STDIN_READERS` at or after an index starts (-1: none), remembered. */
 const readerAt = firstMatch(STDIN_READERS);
 /**
@@ -185,6 +188,15 @@ const SUDO_VALUE_OPTIONS = [
 ];
 /** A flag's name, and a file argument's key, naming a secret (`--password-file`, `--from-file=token=`). */
 const SECRET_FILE_WORDS = /pass|token|secret|key|cred|auth|netrc|cookie/;
+/**
+ * Flags that name a secret file without saying `file`: OpenVPN's `--auth-user-pass` (a user's line and
+ * a password's) and `--askpass` (a key's passphrase); OpenSSL's `-kfile`.
+ */
+const SECRET_FILE_FLAGS = /^(?:--auth-user-pass|--askpass|-kfile)$/;
+/** OpenSSL's passphrase flags, whose `file:` source names a secret file. */
+const PASS_FLAGS = /^-pass(?:in|out)?$/;
+/** sshpass and its options before its `-f` (`sshpass -f <(…)`, `sshpass -v -f …`): `-f` names its password's file. */
+const SSHPASS_BEFORE = /\bsshpass(?:[ \t]+-\S+)*[ \t]+$/;
 /** How far back a flag naming a secret file is looked for: longer words are none. */
 const FLAG_MAX = 64;
 /** How far a here-document's delimiter word is read (`EOF`, `'END_OF_TOKEN'`). */
@@ -610,10 +622,14 @@ const isDigit = (c: number): boolean => c >= /* 0 */ 48 && c <= /* 9 */ 57;
  * before it (`--password-file <(…)`), or the word it is part of (`--token-file=<(…)`,
  * `--password-file=/dev/stdin`, kubectl's `--from-file=password=/dev/stdin`). Its name ends in `file`
  * and it, or the file's key, holds a secret's word (`--passwordfile`, `--vault-password-file`,
- * `--secret-file`, `--authfile`); `--config-file`, `--profile` name none.
+ * `--secret-file`, `--authfile`); `--config-file`, `--profile` name none. Some name one otherwise
+ * (`SECRET_FILE_FLAGS`, sshpass's `-f`), and OpenSSL's passphrase flags take it as a `file:` source
+ * (`-passin file:<(…)`).
  */
 function namesSecretFileAt(s: string, at: number): boolean {
-  let e = at;
+  // `file:` is a word of its own's start: the flag is the word before it.
+  const source = at >= 6 && s.startsWith("file:", at - 5) && isSpace(s.charCodeAt(at - 6));
+  let e = source ? at - 5 : at;
   while (
     e > 0 &&
     at - e < FLAG_MAX &&
@@ -624,6 +640,9 @@ function namesSecretFileAt(s: string, at: number): boolean {
   while (b > 0 && e - b < FLAG_MAX && !isSpace(s.charCodeAt(b - 1))) b--;
   if ((b > 0 && !isSpace(s.charCodeAt(b - 1))) || s.charCodeAt(b) !== /* - */ 45) return false;
   const flag = s.slice(b, e).toLowerCase();
+  if (source) return PASS_FLAGS.test(flag);
+  if (SECRET_FILE_FLAGS.test(flag)) return true;
+  if (flag === "-f") return SSHPASS_BEFORE.test(s.slice(Math.max(0, b - FLAG_MAX), b));
   const eq = flag.indexOf("=");
   return (eq < 0 ? flag : flag.slice(0, eq)).endsWith("file") && SECRET_FILE_WORDS.test(flag);
 }
@@ -645,8 +664,8 @@ function endsCommandAt(s: string, i: number): boolean {
 /**
  * Where the words an `echo` writes from `v` end: at the pipe they go into (`|`), or where the command
  * ends without one (`echo a; b | …` echoes nothing into that pipe). A `|` inside a quoted part of a
- * word (at any escaping depth: `"a|b"`, `\\"a|b\\"`) or escaped (`a\\|b`) is one of its characters; one
- * outside is the pipe, glued or not (`echo v|…`, `echo "v"|…`).
+ * word (at any escaping depth: `"a|b"`, `\\"a|b\\"`, `\\u0022a|b\\u0022`) or escaped (`a\\|b`) is one
+ * of its characters; one outside is the pipe, glued or not (`echo v|…`, `echo "v"|…`).
  */
 function echoEnd(s: string, v: number): number {
   for (let w = skipBlanks(s, v); w < s.length; ) {
@@ -657,8 +676,13 @@ function echoEnd(s: string, v: number): number {
       if (c === /* | */ 124 || c === /* ; */ 59 || c === /* & */ 38) return k;
       let q = k;
       while (s.charCodeAt(q) === /* backslash */ 92) q++;
-      if (isQuote(s.charCodeAt(q))) {
-        const close = closingQuote(s, q + 1, s.charCodeAt(q), q - k);
+      // A quote, or one escaped as a word (`\u0022`, a JSON string's).
+      const w = q > k && !isQuote(s.charCodeAt(q)) ? quoteWordLength(s, q) : 0;
+      if (isQuote(s.charCodeAt(q)) || w > 0) {
+        const close =
+          w > 0
+            ? closingQuoteWord(s, q + w, s.slice(q, q + w).toLowerCase(), q - k)
+            : closingQuote(s, q + 1, s.charCodeAt(q), q - k);
         // Quoted to the word's end.
         if (close < 0 || close >= end) break;
         k = pastQuote(s, close) - 1;
@@ -1050,7 +1074,7 @@ function argvRule(s: string): string {
   }
   // Inside each `redis-cli` command.
   eachFlagOf(REDIS, REDIS_AUTH, named("AUTH") && named("redis-cli"), (v) => authWords(v, false));
-  if (named("stdin", "chpasswd", "secret", "vercel", "login", "sudo", "passphrase-fd")) {
+  if (named("stdin", "chpasswd", "secret", "vercel", "login", "sudo", "passphrase-fd", "openssl")) {
     // First, so that an echo in a substitution piped on (`cat < <(echo v) | …`) is masked inside it.
     redirectedInputs(s, add);
     // What is echoed into a pipe, if a command after it reads a password from stdin.

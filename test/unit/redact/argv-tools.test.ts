@@ -15,6 +15,11 @@
  * - Pulumi's `config set NAME VALUE` where `--secret` (or `--secret=true`) declares the value secret,
  *   the flag anywhere among its words, whatever the name, and `pulumi env set ENV PATH VALUE --secret` (`config set-all --secret NAME=VALUE` is the
  *   key-value rule's); not `config set` without `--secret`.
+ * - secret files fed from the line: what a process substitution echoes into OpenVPN's
+ *   `--auth-user-pass` or `--askpass`, sshpass's `-f`, OpenSSL's `-passin file:`/`-passout file:`/
+ *   `-kfile`, and what is piped or redirected into OpenSSL's `-passin fd:0`, `-passin stdin`,
+ *   `-passin file:/dev/stdin`; not `-f` of other commands (`grep -f <(…)`), `-passin file:NAME`,
+ *   `env:`, `fd:3`, nor OpenSSL fed data without one.
  * Near misses (the same tools without a credential) stay byte for byte.
  */
 import fc from "fast-check";
@@ -95,7 +100,7 @@ const toolLines = (tools: Tool[], input: fc.Arbitrary<Word>, at = context) =>
       const tool = tools[which]!;
       const words = [tool.name, ...arrange(tool, picks)].map((w) => w.replaceAll(V, () => word.text));
       const cmd = words.map((w, k) => (k === 0 ? w : `${blanks[k % blanks.length]}${w}`)).join("");
-      return { text: place(cmd), canaries: word.canaries, family: `tool/${tool.name}` };
+      return { text: place(cmd), canaries: word.canaries, family: `tool/${tool.name.replaceAll(V, "v")}` };
     });
 
 /**
@@ -537,6 +542,168 @@ describe("argv: Pulumi's secret configuration values", () => {
     // Near misses.
     ["pulumi config set region us-east-1", "pulumi config set region us-east-1"],
     ["pulumi config set --plaintext region us-east-1", "pulumi config set --plaintext region us-east-1"],
+  ])("%s", (line, expected) => {
+    expect(redactText(line)).toBe(expected);
+  });
+});
+
+const FED: Tool[] = [
+  {
+    name: "openvpn",
+    options: [
+      ["--config", "client.ovpn"],
+      ["--auth-user-pass", `<(printf '%s\\n' bob ${V})`],
+    ],
+  },
+  {
+    name: "openvpn",
+    options: [
+      ["--config", "c.ovpn"],
+      ["--auth-user-pass", `<(echo -e "bob\\n"${V})`],
+      ["--verb", "3"],
+    ],
+  },
+  {
+    name: "openvpn",
+    options: [
+      ["--config", "c.ovpn"],
+      ["--askpass", `<(echo ${V})`],
+    ],
+  },
+  // sshpass's options come before its command; `s -` (one space) is the trigger word its `-f` has.
+  { name: `sshpass -f <(echo ${V})`, options: [], positionals: ["ssh", "bob@host.example", "uptime"] },
+  { name: `sshpass -v -f <(printf %s ${V})`, options: [], positionals: ["scp", "a.tgz", "host:/tmp"] },
+  { name: `sshpass -f<(echo ${V})`, options: [], positionals: ["ssh", "host"] },
+  {
+    name: "openssl rsa",
+    options: [
+      ["-in", "key.pem"],
+      ["-passin", `file:<(echo ${V})`],
+      ["-out", "plain.pem"],
+    ],
+  },
+  {
+    name: "openssl pkcs12 -export",
+    options: [
+      ["-in", "c.pem"],
+      ["-passout", `file:<(printf %s ${V})`],
+    ],
+  },
+  {
+    name: "openssl enc -d -aes-256-cbc",
+    options: [
+      ["-kfile", `<(echo -n ${V})`],
+      ["-in", "a.enc"],
+    ],
+  },
+  {
+    name: `echo ${V} | openssl rsa`,
+    options: [
+      ["-in", "key.pem"],
+      ["-passin", "fd:0"],
+      ["-out", "p.pem"],
+    ],
+  },
+  { name: `printf %s ${V} | openssl pkcs12`, options: [["-in", "c.p12"], ["-passin", "stdin"], ["-nodes"]] },
+  {
+    name: `echo -n ${V} | openssl rsa`,
+    options: [
+      ["-in", "k.pem"],
+      ["-passin", "file:/dev/stdin"],
+    ],
+  },
+  {
+    name: "openssl rsa",
+    options: [
+      ["-in", "key.pem"],
+      ["-passin", "stdin"],
+    ],
+    positionals: [`<<< ${V}`],
+  },
+];
+const FED_PLAIN: Tool[] = [
+  { name: "grep", options: [["-f", "<(echo ERROR)"], ["-c"]], positionals: ["app.log"] },
+  {
+    name: "kubectl apply",
+    options: [
+      ["-f", "<(echo 'kind: Namespace')"],
+      ["-n", "prod"],
+    ],
+  },
+  {
+    name: "openvpn",
+    options: [
+      ["--config", "<(echo client)"],
+      ["--verb", "3"],
+    ],
+  },
+  {
+    name: "openssl rsa",
+    options: [
+      ["-in", "key.pem"],
+      ["-passin", "file:key.pass"],
+      ["-out", "p.pem"],
+    ],
+  },
+  {
+    name: "openssl rsa",
+    options: [
+      ["-in", "key.pem"],
+      ["-passin", "env:KEY_PASS"],
+    ],
+  },
+  { name: "echo data | openssl enc", options: [["-base64"], ["-A"]] },
+  {
+    name: "echo data | openssl rsa",
+    options: [
+      ["-in", "k.pem"],
+      ["-passin", "file:pw.txt"],
+    ],
+  },
+  {
+    name: "echo data | openssl rsa",
+    options: [
+      ["-in", "k.pem"],
+      ["-passin", "fd:3"],
+    ],
+  },
+  { name: "diff", options: [], positionals: ["<(echo a)", "<(echo b)"] },
+];
+
+describe("argv: secret files and descriptors fed from the line", () => {
+  it("are masked: OpenVPN's, sshpass's and OpenSSL's, options in any order (generated)", () => {
+    masksEach(toolLines(FED, secretWord), 2000);
+  });
+
+  it("stay byte for byte where the file or the input holds no secret (generated near misses)", () => {
+    leavesEach(plainLines(FED_PLAIN), 800);
+  });
+
+  it.each([
+    [
+      'openvpn --auth-user-pass <(echo -e "bob\\nhunter2xyzQ9")',
+      'openvpn --auth-user-pass <(echo -e "[redacted:argv]")',
+    ],
+    ["sshpass -f <(echo hunter2xyzQ9) ssh host", "sshpass -f <(echo [redacted:argv]) ssh host"],
+    [
+      "openssl rsa -in k -passin file:<(echo hunter2xyzQ9)",
+      "openssl rsa -in k -passin file:<(echo [redacted:argv])",
+    ],
+    [
+      "echo hunter2xyzQ9 | openssl rsa -in k -passin fd:0",
+      "echo [redacted:argv] | openssl rsa -in k -passin fd:0",
+    ],
+    // A pipe inside a quote escaped as a JSON string's `\u0022` is the word's.
+    [
+      '{"cmd":"echo \\u0022hunter2|xyzQ9\\u0022 | docker login -u ci --password-stdin"}',
+      '{"cmd":"echo [redacted:argv] | docker login -u ci --password-stdin"}',
+    ],
+    // Near misses.
+    ["grep -f <(echo ERROR) app.log", "grep -f <(echo ERROR) app.log"],
+    [
+      "echo data | openssl rsa -in k -passin file:pw.txt",
+      "echo data | openssl rsa -in k -passin file:pw.txt",
+    ],
   ])("%s", (line, expected) => {
     expect(redactText(line)).toBe(expected);
   });
