@@ -11,7 +11,8 @@
  *   EMAIL PASSWORD`, MinIO's `mc alias set ALIAS URL ACCESS SECRET` (and `mc config host add`), the
  *   value of rclone's secret keys in `config create|update|password` (`pass v`, `secret_access_key=v`);
  *   not `mysqladmin status`, `bw unlock --check`, `mc alias set` without keys, rclone's other keys.
- *   (bw has no trigger word of its own: a bw line is read when another is on it, as `--raw`.)
+ *   (bw and `mc config host add` have no trigger word of their own: such a line is read when another
+ *   is on it, as `--raw` or `--api`.)
  * - Pulumi's `config set NAME VALUE` where `--secret` (or `--secret=true`) declares the value secret,
  *   the flag anywhere among its words, whatever the name, and `pulumi env set ENV PATH VALUE --secret` (`config set-all --secret NAME=VALUE` is the
  *   key-value rule's); not `config set` without `--secret`.
@@ -436,9 +437,10 @@ describe("argv: positional passwords of mysqladmin, bw, mc and rclone", () => {
       "mc alias set s3 https://s3.example AKIAEXAMPLE1 hunter2xyzQ9",
       "mc alias set s3 https://s3.example AKIAEXAMPLE1 [redacted:argv]",
     ],
+    // (`mc config host add` has no trigger word of its own: its `--api` is read.)
     [
-      "mc config host add s3 https://s3.example AKIAEXAMPLE1 hunter2xyzQ9",
-      "mc config host add s3 https://s3.example AKIAEXAMPLE1 [redacted:argv]",
+      "mc config host add s3 https://s3.example AKIAEXAMPLE1 hunter2xyzQ9 --api s3v4",
+      "mc config host add s3 https://s3.example AKIAEXAMPLE1 [redacted:argv] --api s3v4",
     ],
     [
       "rclone config create r s3 secret_access_key hunter2xyzQ9 region x",
