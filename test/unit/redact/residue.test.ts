@@ -100,6 +100,11 @@ const RESIDUE: Array<[string, string, string]> = [
     "Sup3rS3cret",
   ],
   [
+    "a Bitwarden unlock with no other argv trigger word on its line (argv's trigger words are all taken)",
+    "bw unlock Sup3rS3cret",
+    "Sup3rS3cret",
+  ],
+  [
     "a stdin reader two pipes away from what is echoed",
     "echo Sup3rS3cret | tr -d x | sudo -S apt update",
     "Sup3rS3cret",
