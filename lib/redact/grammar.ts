@@ -696,11 +696,7 @@ function separatedValue(
   // A value on the lines after its key (a here-document, `password = <<EOT`; YAML's `password:\n  v`,
   // `password: |`), once the key is judged: the lines of a key that names no secret may hold many
   // more such keys.
-  if (
-    ending === "word" &&
-    mayOpenLaterLines(s.charCodeAt(v), colon) &&
-    (secret === undefined || secret(s, ks, ke))
-  ) {
+  if (ending === "word" && mayOpenLaterLines(s, v, colon) && (secret === undefined || secret(s, ks, ke))) {
     const lines = laterLinesValue(s, ks, v, colon);
     if (lines !== null) return lines;
   }

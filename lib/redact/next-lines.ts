@@ -25,17 +25,18 @@ const opensNextLines = (c: number): boolean => (c < 128 ? NEXT_LINE_OPENINGS[c] 
 const opensHereDocument = (s: string, v: number): boolean =>
   s.charCodeAt(v) === /* < */ 60 && s.charCodeAt(v + 1) === /* < */ 60;
 
-/** Whether a value on later lines may start at `v` (after a `:` when `colon`): a cheap test before `laterLinesValue`. */
-export const mayOpenLaterLines = (c: number, colon: boolean): boolean =>
-  c < 128 ? (LATER_LINE_OPENINGS[c]! & (colon ? 3 : 1)) !== 0 : colon && isPlaceholder(c);
-
 /**
- * Per code, what a value on later lines may open with: 1 after any separator (a here-document's
- * `<`, a triple quote's, escaped or not), 2 after a `:` (YAML's, `NEXT_LINE_OPENINGS`).
+ * Whether a value on later lines may start at `v` (after a `:` when `colon`): a test of a character
+ * or three before `laterLinesValue`, made for every value (a quoted one is no triple quote unless
+ * its next two characters are the same quote).
  */
-const LATER_LINE_OPENINGS = new Uint8Array(128);
-for (const c of "<\"'\\") LATER_LINE_OPENINGS[c.charCodeAt(0)]! |= 1;
-for (let c = 0; c < 128; c++) if (NEXT_LINE_OPENINGS[c] === 1) LATER_LINE_OPENINGS[c]! |= 2;
+export function mayOpenLaterLines(s: string, v: number, colon: boolean): boolean {
+  const c = s.charCodeAt(v);
+  if (c === /* < */ 60) return s.charCodeAt(v + 1) === /* < */ 60;
+  if (c === /* " */ 34 || c === /* ' */ 39) return s.charCodeAt(v + 1) === c && s.charCodeAt(v + 2) === c;
+  // An escaped triple quote (`\"\"\"`), or YAML's escaped break.
+  return c === BACKSLASH || (colon && opensNextLines(c));
+}
 
 /**
  * The value of the key at `ks` on the lines after it, its separator's blanks ending at `v`: a

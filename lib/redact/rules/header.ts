@@ -27,7 +27,7 @@ function headerRule(s: string): string {
     j = skipBlanks(s, sep === /* = */ 61 && s.charCodeAt(j + 1) === /* > */ 62 ? j + 2 : j + 1);
     // A value on the lines after the name (`Authorization:\n  Bearer v`, `cookie: |`, `cookie = <<EOT`).
     const colon = sep === /* : */ 58;
-    const lines = mayOpenLaterLines(s.charCodeAt(j), colon) ? laterLinesValue(s, a, j, colon) : null;
+    const lines = mayOpenLaterLines(s, j, colon) ? laterLinesValue(s, a, j, colon) : null;
     if (lines !== null) {
       const { properties } = lines;
       if (properties !== undefined && !isOneMark(s, properties.start, properties.end)) {
