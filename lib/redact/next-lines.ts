@@ -34,8 +34,9 @@ export function mayOpenLaterLines(s: string, v: number, colon: boolean): boolean
   const c = s.charCodeAt(v);
   if (c === /* < */ 60) return s.charCodeAt(v + 1) === /* < */ 60;
   if (c === /* " */ 34 || c === /* ' */ 39) return s.charCodeAt(v + 1) === c && s.charCodeAt(v + 2) === c;
-  // An escaped triple quote (`\"\"\"`), or YAML's escaped break.
-  return c === BACKSLASH || (colon && opensNextLines(c));
+  // An escaped triple quote (`\"\"\"`) or break; a real break after any separator (an INI file's
+  // continued value, `password =\n    v`); after a `:`, YAML's headers and comments too.
+  return c === BACKSLASH || c === /* \n */ 10 || c === /* \r */ 13 || (colon && opensNextLines(c));
 }
 
 /**
@@ -47,7 +48,8 @@ export function laterLinesValue(s: string, ks: number, v: number, colon: boolean
   if (opensHereDocument(s, v)) return hereDocumentValue(s, v);
   const opened = tripleQuoteEnd(s, v);
   if (opened >= 0) return tripleQuotedValue(s, opened);
-  return colon && opensNextLines(s.charCodeAt(v)) ? valueOnNextLines(s, ks, v) : null;
+  const c = s.charCodeAt(v);
+  return (colon ? opensNextLines(c) : lineBreakAt(s, v, -1) >= 0) ? valueOnNextLines(s, ks, v) : null;
 }
 
 /**
@@ -142,10 +144,20 @@ function lineStop(s: string, i: number, depth: number): number {
 const isListItem = (s: string, i: number): boolean =>
   s.charCodeAt(i) === /* - */ 45 && s.charCodeAt(i + 1) === /* space */ 32;
 
-/** Blanks (spaces) of the line whose text starts at `i`. */
+/** The indentation (spaces and tabs, escaped or not) of the line whose text starts at `i`, in characters. */
 function indentAt(s: string, i: number): number {
   let k = i;
-  while (s.charCodeAt(k) === /* space */ 32) k++;
+  for (;;) {
+    // Tabs indent too (YAML refuses them, an INI file's continued value does not), escaped as
+    // well (`\t` at any depth, measured by its characters: lines of one text escape alike).
+    if (isBlank(s.charCodeAt(k))) k++;
+    else {
+      let j = k;
+      while (s.charCodeAt(j) === BACKSLASH && j - k < 16) j++;
+      if (j === k || s.charCodeAt(j) !== /* t */ 116) break;
+      k = j + 1;
+    }
+  }
   return k - i;
 }
 

@@ -217,6 +217,33 @@ describe("§3a grammars (generated)", () => {
       { numRuns: 400 },
     );
   });
+  it("a value continued on indented lines after `=` or `:` (an INI file's, YAML's), spaces or tabs, breaks real or escaped", () => {
+    fc.assert(
+      fc.property(
+        keyName,
+        fc.constantFrom(" =", "=", ":", " :"),
+        fc.constantFrom(" ", "\t"),
+        fc.array(fc.tuple(fc.integer({ min: 1, max: 4 }), segment, segment), { minLength: 1, maxLength: 3 }),
+        fc.constantFrom("\n", "\r\n"),
+        fc.integer({ min: 0, max: 2 }),
+        fc.stringMatching(/^[a-z]{7,10}$/),
+        (key, sep, pad, lines, lineBreak, depth, keep) => {
+          const first = lines[0]![0];
+          const body = lines.map(
+            ([d, a, b], k) => `${pad.repeat(k === 0 ? first : first + (d % 2))}${a} ${b}`,
+          );
+          const text = ["[db]", `${key}${sep}`, ...body, `user = ${keep}`].join(lineBreak);
+          const written = escapeDepth(text, depth, false);
+          const out = redactText(written);
+          const shape = { text: written, canaries: lines.flatMap(([, a, b]) => [a, b]), family: "continued" };
+          const why = `${JSON.stringify(written)} → ${JSON.stringify(out)}`;
+          expect(leaks([shape], out), why).toEqual([]);
+          expect(out, why).toContain(`user = ${keep}`);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
   it("a Go MySQL data source name's user and password (`user:password@tcp(db:3306)/app`), however written", () => {
     const passwordChar = fc.constantFrom("@", ":", "/", "=", "!", "#", "%", "(", "&", "?");
     fc.assert(
