@@ -15,9 +15,9 @@ const LINE_BACK = 512;
 /** The longest comment read after a key or a block header. */
 const COMMENT_MAX = 256;
 
-/** The first characters `valueOnNextLines` reads a value from (a break, an escape, `|`, `>`, `#`, `-`). */
+/** The first characters `valueOnNextLines` reads a value from (a break, an escape, `|`, `>`, `#`, `-`, a tag's `!`, an anchor's `&`). */
 const NEXT_LINE_OPENINGS = new Uint8Array(128);
-for (const c of "\n\r\\|>#-") NEXT_LINE_OPENINGS[c.charCodeAt(0)] = 1;
+for (const c of "\n\r\\|>#-!&") NEXT_LINE_OPENINGS[c.charCodeAt(0)] = 1;
 
 /** Whether `valueOnNextLines` may read a value that starts with the code `c` (an earlier marker too). */
 const opensNextLines = (c: number): boolean => (c < 128 ? NEXT_LINE_OPENINGS[c] === 1 : isPlaceholder(c));
@@ -196,6 +196,27 @@ function pastComment(s: string, i: number): number {
   return i;
 }
 
+/** The longest YAML tag or anchor read before a value on the next lines. */
+const PROPERTY_MAX = 64;
+
+/**
+ * The lines after a YAML node's tag or anchor at `v` (`password: !!str\n  v`), the property masked
+ * with them; null when no line break follows it (on its own line, the key-value grammar reads it).
+ */
+function propertiesThenLines(s: string, ks: number, v: number): ValueSpan | null {
+  let e = v + 1;
+  const limit = Math.min(s.length, v + PROPERTY_MAX);
+  while (e < limit && !isBlank(s.charCodeAt(e)) && lineBreakAt(s, e, -1) < 0) e++;
+  let at = e;
+  while (isBlank(s.charCodeAt(at))) at++;
+  // (`!` alone is YAML's non-specific tag; an anchor has a name.)
+  if ((e === v + 1 && s.charCodeAt(v) === /* & */ 38) || lineBreakAt(s, at, -1) < 0) return null;
+  const lines = valueOnNextLines(s, ks, at);
+  if (lines === null || lines.properties !== undefined) return lines;
+  lines.properties = { start: v, end: e };
+  return lines;
+}
+
 /**
  * The value on the lines after the key at `ks` whose separator's blanks end at `v`, or null. What
  * may stand before the line break: a block scalar's header (it stays), a comment (masked too, as
@@ -217,6 +238,9 @@ function valueOnNextLines(s: string, ks: number, v: number): ValueSpan | null {
     at++;
   } else if (isPlaceholder(c)) {
     while (s.charCodeAt(at) === c) at++;
+  } else if (c === /* ! */ 33 || c === /* & */ 38) {
+    // A node's tag or anchor (`password: &db\n  v`), masked with the lines when a break follows it.
+    return propertiesThenLines(s, ks, v);
   }
   const lead = at > v;
   while (isBlank(s.charCodeAt(at))) at++;

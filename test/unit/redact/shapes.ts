@@ -1137,8 +1137,24 @@ export const positionalCallShape: fc.Arbitrary<Shape> = fc
     };
   });
 
-/** What may stand between a key's `:` and its line's break (YAML's block scalar headers, a comment). */
-const LINE_HEADS = ["", " ", "|", ">", "|-", ">+", "|2", ">-", "|+1", "# rotated", " | # note", "# "];
+/** What may stand between a key's `:` and its line's break (YAML's block scalar headers, a comment, a tag or an anchor). */
+const LINE_HEADS = [
+  "",
+  " ",
+  "|",
+  ">",
+  "|-",
+  ">+",
+  "|2",
+  ">-",
+  "|+1",
+  "# rotated",
+  " | # note",
+  "# ",
+  "!!str",
+  "&db",
+  "!",
+];
 
 /**
  * A YAML value on the lines after its key (`password:\n  v`, `password: |\n  v`, a compact list),
@@ -1192,8 +1208,11 @@ export const nextLinesText = (lineBreak: string): fc.Arbitrary<Shape & { keep: s
       ].join(lineBreak);
       // A structured message's breaks are dropped before redaction (`password: a  b`): a plain value
       // of several lines then reads as its first word (a documented residue of pages).
+      // (A tag or an anchor with the value after it on one line is YAML's own form: no header.)
       const joinable =
-        lines.length === 1 || head.trim() !== "" || (list && head === "" && !lead.startsWith("INFO"));
+        lines.length === 1 ||
+        (head.trim() !== "" && !/^[!&]/.test(head)) ||
+        (list && head === "" && !lead.startsWith("INFO"));
       return {
         text,
         canaries,
