@@ -25,23 +25,51 @@ const isWordEdge = (c: number): boolean =>
   isSpace(c) || c === /* " */ 34 || c === /* ' */ 39 || c === /* backtick */ 96;
 
 /**
- * The userinfo of a Go MySQL data source name whose `@` is at `at`: back to the start of its word
- * (a blank or a quote not escaped), past a key's `=` before the user (`DSN=user:password@tcp(…)`). The `@`
- * found is the last before the address, so a password may hold `@`, `:`, `/` or `=`.
+ * The userinfos of the Go MySQL data source names in `s` (`user:password@tcp(…)`, found by GO_DSN):
+ * each back to the start of its word (a blank or a quote not escaped), past a key's `=` before the
+ * user (`DSN=user:password@tcp(…)`). The `@` found is the last before the address, so a password may
+ * hold `@`, `:`, `/` or `=`. A word holding several is read once (`@tcp(@tcp(…`: no rescan).
  */
-function dsnUserinfo(s: string, at: number): [number, number] | null {
-  let start = at;
-  const stop = Math.max(0, at - DSN_USERINFO_MAX);
-  // A quote after a backslash may be the password's own (`pw\"x`): read on, the reading that masks more.
-  while (
-    start > stop &&
-    (!isWordEdge(s.charCodeAt(start - 1)) || s.charCodeAt(start - 2) === /* backslash */ 92)
-  )
-    start--;
-  const colon = s.indexOf(":", start);
-  const eq = s.lastIndexOf("=", colon < 0 || colon > at ? at : colon);
-  if (eq >= start) start = eq + 1;
-  return at > start && !isOneMark(s, start, at) ? [start, at] : null;
+function dsnUserinfos(s: string, found: Found[]): void {
+  /** The word of the last match: where it starts, where its userinfo starts, and its `@`. */
+  let word = -1;
+  let userinfo = -1;
+  let last = -1;
+  GO_DSN.lastIndex = 0;
+  for (let m = GO_DSN.exec(s); m !== null; m = GO_DSN.exec(s)) {
+    const at = m.index;
+    let start = at;
+    const stop = Math.max(0, at - DSN_USERINFO_MAX, last);
+    // A quote after a backslash may be the password's own (`pw\"x`): read on, the reading that masks more.
+    while (
+      start > stop &&
+      (!isWordEdge(s.charCodeAt(start - 1)) || s.charCodeAt(start - 2) === /* backslash */ 92)
+    )
+      start--;
+    const same = start === last && last > 0 && word >= 0;
+    if (same) start = userinfo;
+    else {
+      word = start;
+      userinfo = userinfoStart(s, start, at);
+      start = userinfo;
+    }
+    last = at;
+    if (at <= start || isOneMark(s, start, at)) continue;
+    // A later `@` of the same word ends its userinfo (`u:p@tcp(ss@tcp(db)/x`'s password is `p@tcp(ss`).
+    const previous = found[found.length - 1];
+    if (same && previous !== undefined && previous[0] === start)
+      found[found.length - 1] = [start, at, M.userinfo];
+    else found.push([start, at, M.userinfo]);
+  }
+}
+
+/** Where the userinfo of a word from `start` with its `@` at `at` starts: past the last `=` before its first `:`. */
+function userinfoStart(s: string, start: number, at: number): number {
+  let colon = start;
+  while (colon < at && s.charCodeAt(colon) !== /* : */ 58) colon++;
+  let eq = colon;
+  while (eq > start && s.charCodeAt(eq - 1) !== /* = */ 61) eq--;
+  return eq;
 }
 
 /** A key that names a proxy, and its separator: `=`, `:` or, after a flag, whitespace. */
@@ -127,11 +155,7 @@ function connectStringsRule(s: string): string {
     }
     ORACLE.lastIndex = Math.max(ORACLE.lastIndex, stop);
   }
-  GO_DSN.lastIndex = 0;
-  for (let m = GO_DSN.exec(s); m !== null; m = GO_DSN.exec(s)) {
-    const span = dsnUserinfo(s, m.index);
-    if (span !== null) found.push([span[0], span[1], M.userinfo]);
-  }
+  dsnUserinfos(s, found);
   PROXY.lastIndex = 0;
   /** The next `://` at or after the value looked at (values come in order). */
   let scheme = -1;

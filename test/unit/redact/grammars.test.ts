@@ -283,6 +283,11 @@ describe("§3a grammars (generated)", () => {
       { numRuns: 400 },
     );
   });
+  it("a data source name's userinfo runs to the last `@` of its word, however many there are", () => {
+    expect(redactText("dsn=u:p@tcp(ss@tcp(db:3306)/app")).toBe("dsn=[redacted:userinfo]@tcp(db:3306)/app");
+    const many = `dsn=${"a@tcp(".repeat(50)}db)/app`;
+    expect(redactText(many)).toBe(`dsn=[redacted:userinfo]@tcp(db)/app`);
+  });
   it("an address after `@` without a data source name's userinfo stays", () => {
     for (const text of [
       "listening on tcp(0.0.0.0:3306)",
