@@ -54,6 +54,9 @@ const PIECES = [
   ],
   ...["$(", "${", ")", "<-", "htpasswd -b ", "ldapsearch -w", "smbclient -U ", "| chpasswd", "Password="],
   ...["\\u003c", "\\u003e", "&lt;", "&gt;", "<![CDATA[", "]]>", "!!str ", "&a ", "[0]", "ENV ", "setenv "],
+  // Values on later lines, encoded URLs, data source names, stdin readers (session 15's grammars).
+  ...["\\n", "\n", "|", ">-", "<<", "EOF", '"""', "%3A%2F%2F", "%40", "@tcp(", "sudo -S ", "<(echo "],
+  ...["--password-file ", "http -va ", "&db", "lsv2_pt_", "=\\n  ", ":\\n- "],
 ];
 const GENERATED = 400;
 const LINE = 32_768;
