@@ -32,7 +32,7 @@ const opensHereDocument = (s: string, v: number): boolean =>
  */
 export function mayOpenLaterLines(s: string, v: number, colon: boolean): boolean {
   const c = s.charCodeAt(v);
-  if (c === /* < */ 60) return s.charCodeAt(v + 1) === /* < */ 60;
+  if (c === /* < */ 60) return opensHereDocument(s, v);
   if (c === /* " */ 34 || c === /* ' */ 39) return s.charCodeAt(v + 1) === c && s.charCodeAt(v + 2) === c;
   // An escaped triple quote (`\"\"\"`) or break; a real break after any separator (an INI file's
   // continued value, `password =\n    v`); after a `:`, YAML's headers and comments too.

@@ -31,10 +31,9 @@ const isWordEdge = (c: number): boolean =>
  * hold `@`, `:`, `/` or `=`. A word holding several is read once (`@tcp(@tcp(…`: no rescan).
  */
 function dsnUserinfos(s: string, found: Found[]): void {
-  /** The word of the last match: where it starts, where its userinfo starts, and its `@`. */
-  let word = -1;
-  let userinfo = -1;
+  /** The last match's `@`, and where its word's userinfo starts. */
   let last = -1;
+  let userinfo = -1;
   GO_DSN.lastIndex = 0;
   for (let m = GO_DSN.exec(s); m !== null; m = GO_DSN.exec(s)) {
     const at = m.index;
@@ -46,10 +45,10 @@ function dsnUserinfos(s: string, found: Found[]): void {
       (!isWordEdge(s.charCodeAt(start - 1)) || s.charCodeAt(start - 2) === /* backslash */ 92)
     )
       start--;
-    const same = start === last && last > 0 && word >= 0;
+    // The scan stopped at the last match's `@` with no word's edge between: the same word.
+    const same = start === last;
     if (same) start = userinfo;
     else {
-      word = start;
       userinfo = userinfoStart(s, start, at);
       start = userinfo;
     }
