@@ -3,7 +3,8 @@
  * rules the triggers found gives the same text as running every rule, over the attacker shapes and
  * over text built from every rule's own trigger words, cut and glued at random. A rule's flag says
  * exactly whether one of its words (or a long run) occurs, also in text crowded with places where
- * a word starts but does not follow, more of them than the scan records before its words.
+ * a word starts but does not follow, more of them than the scan records before its words, or
+ * spread out, each tested on its own.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -67,6 +68,27 @@ const overflowing = fc
   )
   .map(([d, limit, delta, p, tail]) => `${d.repeat(limit + delta)}${p ?? ""}${d.repeat(tail)}`);
 
+/**
+ * One word's decoy spread out, more times than the pass tests at first, with filler between (few
+ * enough places per character that each is tested on its own, or not), then maybe the word itself
+ * or another piece, and more decoys.
+ */
+const sparse = fc
+  .tuple(
+    fc.constantFrom(...LONG_WORDS),
+    fc.array(fc.tuple(fc.boolean(), fc.nat(40)), {
+      minLength: STICKY_TESTS - 2,
+      maxLength: 3 * STICKY_TESTS,
+    }),
+    fc.oneof(fc.constant("word"), fc.constant(""), piece),
+    fc.nat(3),
+  )
+  .map(([w, spread, last, tail]) => {
+    const decoyOf = (upper: boolean): string => `${upper ? w.slice(0, 3).toUpperCase() : w.slice(0, 3)}~`;
+    const spreadOut = spread.map(([upper, gap]) => decoyOf(upper) + "~".repeat(gap)).join("");
+    return `${spreadOut}${last === "word" ? w : last}${decoyOf(false).repeat(tail)}`;
+  });
+
 /** The scan flags a rule exactly when one of its words or a long run occurs (prefixes: at least then). */
 function flagsExactly(s: string): void {
   const found = TRIGGERS.of(s);
@@ -113,6 +135,10 @@ describe("trigger scan", () => {
       }),
       { numRuns: 600 },
     );
+  });
+
+  it("flags a rule exactly also where its places are tested one by one past the first few", () => {
+    fc.assert(fc.property(sparse, flagsExactly), { numRuns: 400 });
   });
 
   it("flags a rule exactly also where the places the pass records run out", () => {
