@@ -341,6 +341,18 @@ for (const p of [...PROVIDERS].sort((a, b) => b.prefix.length - a.prefix.length)
 }
 
 /**
+ * Per candidate list, the third characters its prefixes have (every character, where one prefix
+ * is two long): random text begins some prefix's pair at one place in twenty-five, a prefix's
+ * first three characters at few.
+ */
+const THIRD = new Uint8Array(LISTS.length * 128);
+LISTS.forEach((list, id) => {
+  for (const { prefix } of list)
+    if (prefix.length < 3) THIRD.fill(1, id * 128, id * 128 + 128);
+    else THIRD[id * 128 + prefix[2]!] = 1;
+});
+
+/**
  * The provider whose prefix is at `i` (candidates `LISTS[id]`, whose first two characters are
  * there), if it may start a token there; where the token starts (before its lead) goes to `at[0]`.
  * `codes`: the text's codes, ending in a zero code, which no prefix holds.
@@ -372,7 +384,8 @@ function providerIn(codes: Uint8Array, i: number, id: number, at: number[]): Pro
 
 /**
  * The first provider token whose prefix is at or after `from`: its `[start, end)` in `out` (and
- * its provider as the return value), or undefined. One table load per character.
+ * its provider as the return value), or undefined. One table load per character (two where a
+ * prefix's pair begins).
  */
 function nextToken(s: string, codes: Uint8Array, from: number, out: number[]): Provider | undefined {
   const n = s.length;
@@ -381,7 +394,7 @@ function nextToken(s: string, codes: Uint8Array, from: number, out: number[]): P
     const d = codes[i + 1]! & 127;
     const id = BY_PAIR[(c << 7) | d]!;
     c = d;
-    if (id === 0) continue;
+    if (id === 0 || THIRD[(id << 7) | (codes[i + 2]! & 127)] === 0) continue;
     const p = providerIn(codes, i, id, out);
     if (p === undefined) continue;
     const bodyStart = i + p.prefix.length;
