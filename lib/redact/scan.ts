@@ -329,6 +329,16 @@ export function flatText(s: string, ascii: boolean): string {
   return bytes.toString("utf16le", 0, 2 * n);
 }
 
+/**
+ * `s` as UTF-16 units, copied natively into the scratch memory `codesOf` and `flatText` use (so
+ * valid until either is called).
+ */
+export function sourceUnits(s: string): Uint16Array {
+  const { bytes, units } = take(codeScratch, 2 * s.length);
+  bytes.write(s, 0, 2 * s.length, "utf16le");
+  return units.subarray(0, s.length);
+}
+
 /** Code of a non-ASCII character in `textCodes`, and of a placeholder. */
 export const OTHER_CODE = 128;
 export const MARK_CODE = 129;

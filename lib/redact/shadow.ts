@@ -5,7 +5,7 @@
  * index map leads each shadow character back to the original character it came from, so a span
  * masked on the shadow masks the corresponding span of the original.
  */
-import { scratchUnits, utf16Text } from "./scan.ts";
+import { scratchUnits, sourceUnits, utf16Text } from "./scan.ts";
 import { formatEnd, holdsFormat } from "./terminal.ts";
 
 /**
@@ -62,6 +62,20 @@ function fold(cp: number): string {
  */
 export const isAscii = (s: string): boolean => Buffer.byteLength(s, "utf8") === s.length;
 
+/** The shortest run of ASCII the shadow copies whole. */
+const BULK_RUN = 32;
+
+/** `RAMP[i] === i`, grown as needed: the map of a run of ASCII is copied from it. */
+let RAMP = new Int32Array(0);
+
+function rampTo(n: number): Int32Array {
+  if (RAMP.length < n) {
+    RAMP = new Int32Array(2 ** Math.ceil(Math.log2(n)));
+    for (let i = 0; i < RAMP.length; i++) RAMP[i] = i;
+  }
+  return RAMP;
+}
+
 /**
  * The shadow of `s` (`ascii`: whether `s` is ASCII, if the caller knows). ASCII, and text that is
  * already NFKC without invisibles, is its own shadow.
@@ -79,8 +93,29 @@ export function shadowOf(s: string, ascii = isAscii(s)): Shadow {
   let end = new Int32Array(cap);
   let units = scratchUnits(cap);
   let n = 0;
+  const from = sourceUnits(s);
+  const ramp = rampTo(s.length + 1);
   for (let i = 0; i < s.length; ) {
-    const c = s.charCodeAt(i);
+    // A run of ASCII (up to an escape sequence's ESC) maps one to one: a long one is copied whole
+    // with its map, natively; a short one a character at a time (three views per run cost more
+    // than that where ASCII and folded characters alternate, `ｔ\n` repeated).
+    let j = i;
+    while (j < s.length && from[j]! < 0x80 && from[j] !== 0x1b) j++;
+    if (j - i >= BULK_RUN) {
+      units.set(from.subarray(i, j), n);
+      start.set(ramp.subarray(i, j), n);
+      end.set(ramp.subarray(i + 1, j + 1), n);
+      n += j - i;
+      i = j;
+      continue;
+    }
+    for (; i < j; i++, n++) {
+      units[n] = from[i]!;
+      start[n] = i;
+      end[n] = i + 1;
+    }
+    if (i === s.length) break;
+    const c = from[i]!;
     if (c === 0x1b || c === 0x9b) {
       // Colour is formatting: the shadow reads through it.
       const past = formatEnd(s, i);
@@ -90,7 +125,7 @@ export function shadowOf(s: string, ascii = isAscii(s)): Shadow {
       }
     }
     if (c < 0x80) {
-      // ASCII maps one to one.
+      // An ESC that starts no sequence maps one to one, as other ASCII does.
       units[n] = c;
       start[n] = i;
       end[n] = i + 1;

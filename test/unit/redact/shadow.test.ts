@@ -76,6 +76,37 @@ describe("shadowOf", () => {
     }
   });
 
+  it("maps each character of long ASCII runs between colour, invisible and folded ones to itself", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.string({ unit: "binary-ascii", maxLength: 120, size: "max" }),
+            fc.constantFrom(...FORMATS, ...INVISIBLES, "ｐ", "ﬁ", "é", "🚀"),
+          ),
+          { maxLength: 12 },
+        ),
+        (parts) => {
+          const s = parts.join("");
+          const sh = shadowOf(s);
+          if (sh.start === null) return;
+          let last = -1;
+          for (let i = 0; i < sh.text.length; i++) {
+            const from = sh.start[i]!;
+            // A character from a fold shares its span with the others of the fold; else spans follow.
+            if (from !== last) expect(from).toBeGreaterThanOrEqual(i === 0 ? 0 : sh.end![i - 1]!);
+            if (s.charCodeAt(from) < 0x80) {
+              expect(s[from]).toBe(sh.text[i]);
+              expect(sh.end![i]).toBe(from + 1);
+            }
+            last = from;
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it("maps every character of any text back inside the original, in order", () => {
     fc.assert(
       fc.property(
