@@ -516,6 +516,19 @@ export const commandEnd = firstOfClass(/[;&|\n]/g);
 const nextQuoteOrEscape = firstOfClass(/["'`\\$]/g);
 
 /**
+ * `nextQuoteOrEscape` with the next few characters looked at here first: in a word they are
+ * usually near (`"api_key":"…`), and a native search costs a call.
+ */
+function quoteOrEscapeFrom(s: string, i: number): number {
+  const stop = Math.min(s.length, i + 16);
+  for (; i < stop; i++) {
+    const c = s.charCodeAt(i);
+    if (isQuote(c) || c === /* backslash */ 92 || c === /* $ */ 36) return i;
+  }
+  return i >= s.length ? s.length : nextQuoteOrEscape(s, i);
+}
+
+/**
  * How far a command substitution or parameter expansion (`$(…)`, `${…}`) is looked into for its
  * close: one holding a secret is short (`$(echo v)`, `${PW:-v}`), and a bound keeps a line of
  * unclosed ones (`-u $(a -u $(a …`) linear.
@@ -565,7 +578,7 @@ export function wordEnd(s: string, i: number): number {
   if (i >= n) return n;
   for (;;) {
     const space = spaceFrom(s, i);
-    let q = i < n ? nextQuoteOrEscape(s, i) : n;
+    let q = i < n ? quoteOrEscapeFrom(s, i) : n;
     if (q >= space) return space;
     if (s.charCodeAt(q) === /* $ */ 36) {
       // `$(…)` and `${…}` belong to the word whatever they hold (`$(echo a b)`); an unclosed `$` is a character.
