@@ -10,6 +10,7 @@ import {
   isOperatorAt,
   isQuote,
   pastQuote,
+  plainValueAfterKey,
   quoteWordLength,
   type ValueSpan,
   valueAfterKey,
@@ -377,6 +378,9 @@ function setValue(s: string, ks: number, ke: number): ValueSpan | null {
   return s.charCodeAt(v) !== /* - */ 45 && !isOperatorAt(s, v) ? valueAt(s, v) : null;
 }
 
+/** Whether a key followed by `c` may be in a form `plainValueAfterKey` reads (`:`, `=`, a JSON key's `"`). */
+const mayBePlain = (c: number): boolean => c === /* : */ 58 || c === /* = */ 61 || c === /* " */ 34;
+
 function keyValueRule(s: string): string {
   const spans: number[] = [];
   const reps: string[] = [];
@@ -418,7 +422,10 @@ function keyValueRule(s: string): string {
     // then the key is judged, then where the value ends is looked for.
     let value = wordAt(s, m.index, "identified")
       ? identifiedValue(s, ke)
-      : valueAfterKey(s, ks, ke, s.charCodeAt(ks) === /* - */ 45, isSecretKeyAt);
+      : mayBePlain(s.charCodeAt(ke))
+        ? plainValueAfterKey(s, ks, ke, isSecretKeyAt)
+        : undefined;
+    if (value === undefined) value = valueAfterKey(s, ks, ke, s.charCodeAt(ks) === /* - */ 45, isSecretKeyAt);
     if (value === null && isSpace(s.charCodeAt(ke))) value = setValue(s, ks, ke);
     if (value === null || value.end <= value.start) continue;
     // Only a bare value reads past a quote into the rest of its line; a quoted one (JSON's, a flood
